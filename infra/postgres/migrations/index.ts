@@ -1,0 +1,17 @@
+import type { Knex } from 'knex';
+import * as m001 from './001_event_store';
+import * as m002 from './002_cursor_states';
+import * as m003 from './003_settings';
+
+/** Versioned SQL migrations of the infrastructure tables (read models own their schema: see projections/engine). */
+const migrations: Record<string, Knex.Migration> = {
+  '001_event_store': m001,
+  '002_cursor_states': m002,
+  '003_settings': m003,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations).sort(),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name],
+};

@@ -1,0 +1,304 @@
+import { EventEmitter } from 'node:events';
+import type { Knex } from 'knex';
+import type { EventStore } from '../infra/eventstore/event-store';
+import { withAdvisoryLock } from '../infra/postgres/database';
+import type { LogPosition } from '../src/domain/events';
+import { START, comparePositions } from '../src/domain/events';
+import type { Logger } from '../src/logger';
+import type { Projector, TableNamer } from './projector';
+
+const SHADOW = '__rb';
+const SCHEMA_LOCK = 7262612;
+
+interface Checkpoint {
+  position: LogPosition;
+  version: number;
+}
+
+export interface ProjectionStatus {
+  name: string;
+  position: number;
+  lag: number;
+  version: number;
+}
+
+export interface RebuildProgress {
+  projector: string;
+  events: number;
+  position: LogPosition;
+  head: LogPosition;
+}
+
+/**
+ * Runs projectors as catch-up subscriptions. Each batch is one transaction that applies the events
+ * and moves the checkpoint, so a crash anywhere loses nothing and applies nothing twice. Runners in
+ * several processes may compete for one projector: the checkpoint row is locked, and a runner whose
+ * starting point moved under it rolls back and rereads.
+ */
+export class ProjectionEngine {
+  private readonly byName = new Map<string, Projector>();
+  private readonly positions = new Map<string, LogPosition>();
+  private readonly progress = new EventEmitter();
+  private running = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly store: EventStore,
+    projectors: Projector[],
+    private readonly log: Logger,
+    private readonly batchSize = 1000,
+  ) {
+    for (const p of projectors) this.byName.set(p.name, p);
+    this.progress.setMaxListeners(0);
+  }
+
+  get projectors(): Projector[] {
+    return [...this.byName.values()];
+  }
+
+  private get(name: string): Projector {
+    const p = this.byName.get(name);
+    if (!p) throw new Error(`unknown projection: ${name} (known: ${[...this.byName.keys()].join(', ')})`);
+    return p;
+  }
+
+  /** Creates missing read models; rebuilds those whose projector version changed. */
+  async ensureSchemas(): Promise<void> {
+    const stale: string[] = [];
+    await withAdvisoryLock(this.knex, SCHEMA_LOCK, async () => {
+      for (const p of this.byName.values()) {
+        const cp = await this.readCheckpoint(this.knex, p.name);
+        if (!cp) {
+          await this.knex.transaction(async (trx) => {
+            await this.dropTables(trx, p, '');
+            await p.createSchema(trx, (t) => t);
+            await trx('projection_checkpoints').insert({ name: p.name, version: p.version }).onConflict('name').merge();
+          });
+        } else if (cp.version !== p.version) stale.push(p.name);
+      }
+    });
+    if (stale.length) {
+      this.log.info({ projections: stale }, 'projector versions changed: rebuilding');
+      await this.rebuild(stale);
+    }
+  }
+
+  private async readCheckpoint(db: Knex | Knex.Transaction, name: string, forUpdate = false): Promise<Checkpoint | null> {
+    const res = await db.raw(
+      `select commit_position::text as c, prepare_position::text as p, version from projection_checkpoints where name = ?${forUpdate ? ' for update' : ''}`,
+      [name],
+    );
+    const r = res.rows[0];
+    return r ? { position: { commit: BigInt(r.c), prepare: BigInt(r.p) }, version: r.version } : null;
+  }
+
+  private async writeCheckpoint(trx: Knex.Transaction, name: string, pos: LogPosition, version: number): Promise<void> {
+    await trx.raw(
+      `insert into projection_checkpoints (name, commit_position, prepare_position, version, updated_at) values (?, ?, ?, ?, now())
+       on conflict (name) do update set commit_position = excluded.commit_position, prepare_position = excluded.prepare_position,
+         version = excluded.version, updated_at = now()`,
+      [name, pos.commit.toString(), pos.prepare.toString(), version],
+    );
+  }
+
+  /**
+   * One batch for one projector. Returns the number of events applied, or -1 when another runner
+   * moved the checkpoint first (the caller just tries again).
+   */
+  private async step(p: Projector, checkpointName: string, table: TableNamer, limit: number, trxIn?: Knex.Transaction): Promise<{ applied: number; position: LogPosition; moved: boolean }> {
+    const cp = (await this.readCheckpoint(trxIn ?? this.knex, checkpointName)) ?? { position: START, version: p.version };
+    const { events, horizon } = await this.store.readAll({ after: cp.position, limit, types: [...p.eventTypes] });
+    if (comparePositions(horizon, cp.position) <= 0) return { applied: 0, position: cp.position, moved: false };
+    const run = async (trx: Knex.Transaction) => {
+      const locked = await this.readCheckpoint(trx, checkpointName, true);
+      if (locked && comparePositions(locked.position, cp.position) !== 0) return false;
+      if (events.length) await p.apply({ trx, table }, events);
+      await this.writeCheckpoint(trx, checkpointName, horizon, p.version);
+      return true;
+    };
+    const ok = trxIn ? await run(trxIn) : await this.knex.transaction(run);
+    if (!ok) return { applied: -1, position: cp.position, moved: false };
+    return { applied: events.length, position: horizon, moved: true };
+  }
+
+  private note(name: string, pos: LogPosition): void {
+    const prev = this.positions.get(name);
+    if (!prev || comparePositions(pos, prev) > 0) {
+      this.positions.set(name, pos);
+      this.progress.emit('progress', name);
+    }
+  }
+
+  /** Applies everything currently visible, for the named projectors (all by default). */
+  async catchUp(names?: string[]): Promise<number> {
+    let total = 0;
+    for (const p of names ? names.map((n) => this.get(n)) : this.projectors) {
+      for (;;) {
+        const r = await this.step(p, p.name, (t) => t, this.batchSize);
+        if (r.applied < 0) continue;
+        if (r.moved) this.note(p.name, r.position);
+        total += Math.max(0, r.applied);
+        if (!r.moved) {
+          this.note(p.name, r.position);
+          break;
+        }
+      }
+    }
+    return total;
+  }
+
+  /** Background catch-up subscription for every projector, woken by appends and by a slow poll. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.unlisten = await this.store.onAppended(() => this.poke());
+    this.loop = (async () => {
+      while (this.running) {
+        let busy = false;
+        try {
+          for (const p of this.byName.values()) {
+            const r = await this.step(p, p.name, (t) => t, this.batchSize);
+            this.note(p.name, r.position);
+            if (r.applied !== 0) busy = true;
+          }
+        } catch (e) {
+          this.log.error({ err: e }, 'projection batch failed; retrying');
+          await new Promise((r) => setTimeout(r, 500));
+        }
+        if (!busy && this.running) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(done, 1000);
+            function done() {
+              clearTimeout(timer);
+              resolve();
+            }
+            this.wake = done;
+          });
+          this.wake = null;
+        }
+      }
+    })();
+  }
+
+  /** A local append happened: skip the notification round trip. */
+  poke(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.poke();
+    await this.loop;
+    this.loop = null;
+    if (this.unlisten) await this.unlisten();
+  }
+
+  /**
+   * Read-your-writes: resolves once every named projector has reached `position`, or rejects after
+   * `timeoutMs`. Without a local runner (a CLI command next to a running server, say) it polls the
+   * checkpoints that the other process writes.
+   */
+  async waitFor(names: string[], position: LogPosition, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const reached = (n: string) => {
+      const p = this.positions.get(n);
+      return !!p && comparePositions(p, position) >= 0;
+    };
+    while (!names.every(reached)) {
+      if (Date.now() > deadline) throw new Error(`projections ${names.filter((n) => !reached(n)).join(', ')} did not reach the write within ${timeoutMs} ms`);
+      if (this.running) {
+        this.poke();
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(finish, 50);
+          const progress = this.progress;
+          function finish() {
+            clearTimeout(t);
+            progress.off('progress', finish);
+            resolve();
+          }
+          progress.on('progress', finish);
+        });
+      } else {
+        await this.catchUp(names.filter((n) => !reached(n)));
+        for (const n of names) {
+          const cp = await this.readCheckpoint(this.knex, n);
+          if (cp) this.note(n, cp.position);
+        }
+        if (!names.every(reached)) await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+  }
+
+  async status(): Promise<{ projections: ProjectionStatus[]; head: number }> {
+    const head = await this.store.head();
+    const headCount = await this.countUpTo(head);
+    const out: ProjectionStatus[] = [];
+    for (const p of this.byName.values()) {
+      const cp = (await this.readCheckpoint(this.knex, p.name)) ?? { position: START, version: 0 };
+      out.push({ name: p.name, position: Number(cp.position.prepare), lag: headCount - (await this.countUpTo(cp.position)), version: cp.version });
+    }
+    return { projections: out, head: Number(head.prepare) };
+  }
+
+  /** Events at or before a position (the log is gap-free in (transaction, position) order). */
+  private async countUpTo(pos: LogPosition): Promise<number> {
+    const res = await this.knex.raw(`select count(*)::bigint as n from es_events where (transaction_id, global_position) <= (?::xid8, ?::bigint)`, [
+      pos.commit.toString(),
+      pos.prepare.toString(),
+    ]);
+    return Number(res.rows[0].n);
+  }
+
+  private async dropTables(trx: Knex.Transaction, p: Projector, suffix: string): Promise<void> {
+    for (const t of p.tables) await trx.raw(`drop table if exists ?? cascade`, [t + suffix]);
+  }
+
+  /**
+   * Rebuilds into shadow tables from the start of the log while the live tables keep serving, then
+   * swaps them in one transaction that holds the live checkpoint (so no live batch interleaves).
+   */
+  async rebuild(names?: string[], onProgress?: (p: RebuildProgress) => void): Promise<{ rebuilt: string[]; events: number }> {
+    const targets = names && names.length ? names.map((n) => this.get(n)) : this.projectors;
+    let events = 0;
+    for (const p of targets) {
+      const shadow: TableNamer = (t) => t + SHADOW;
+      const cpName = p.name + SHADOW;
+      await this.knex.transaction(async (trx) => {
+        await this.dropTables(trx, p, SHADOW);
+        await p.createSchema(trx, shadow);
+        await this.writeCheckpoint(trx, cpName, START, p.version);
+      });
+      let head = await this.store.head();
+      let done = 0;
+      for (;;) {
+        const r = await this.step(p, cpName, shadow, Math.max(this.batchSize, 5000));
+        if (r.applied > 0) done += r.applied;
+        onProgress?.({ projector: p.name, events: done, position: r.position, head });
+        if (!r.moved) break;
+        if (comparePositions(r.position, head) >= 0) head = await this.store.head();
+      }
+      await this.knex.transaction(async (trx) => {
+        await this.readCheckpoint(trx, p.name, true);
+        // The last events since the catch-up, applied under the live checkpoint's lock.
+        for (;;) {
+          const r = await this.step(p, cpName, shadow, 5000, trx);
+          if (r.applied > 0) done += r.applied;
+          if (!r.moved) break;
+        }
+        const cp = (await this.readCheckpoint(trx, cpName))!;
+        for (const t of p.tables) {
+          await trx.raw(`drop table if exists ?? cascade`, [t]);
+          await trx.raw(`alter table ?? rename to ??`, [t + SHADOW, t]);
+        }
+        await this.writeCheckpoint(trx, p.name, cp.position, p.version);
+        await trx('projection_checkpoints').where({ name: cpName }).delete();
+        this.note(p.name, cp.position);
+      });
+      events += done;
+    }
+    return { rebuilt: targets.map((p) => p.name), events };
+  }
+}

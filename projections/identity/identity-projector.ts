@@ -1,0 +1,103 @@
+import type { Knex } from 'knex';
+import type { ApiKeyEvent } from '../../commands/identity/api-key';
+import type { ScopeEvent } from '../../commands/identity/scope';
+import type { TenantEvent } from '../../commands/identity/tenant';
+import type { UserEvent } from '../../commands/identity/user';
+import { IDENTITY_PROJECTION } from '../../commands/identity/identity-commands';
+import { assertNever } from '../../src/domain/decider';
+import type { RecordedEvent } from '../../src/domain/events';
+import type { ProjectionContext, Projector, TableNamer } from '../projector';
+
+type IdentityEvent = TenantEvent | ScopeEvent | UserEvent | ApiKeyEvent;
+
+const TYPES: IdentityEvent['type'][] = [
+  'TenantCreated',
+  'TenantSharingChanged',
+  'TenantDatasetsChanged',
+  'ScopeCreated',
+  'ScopeDeactivated',
+  'ScopeRoleGranted',
+  'UserCreated',
+  'ApiKeyIssued',
+  'ApiKeyRevoked',
+];
+
+/** Tenants, scopes, grants, users and key hashes: what authentication and authorization read. */
+export class IdentityProjector implements Projector {
+  readonly name = IDENTITY_PROJECTION;
+  readonly version = 1;
+  readonly tables = ['identity_tenants', 'identity_scopes', 'identity_users', 'identity_grants', 'identity_api_keys'];
+  readonly eventTypes = TYPES;
+
+  async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
+    await trx.raw(`
+      create table ${t('identity_tenants')} (id text primary key, name text not null, datasets text[] not null, sharing boolean not null);
+      create table ${t('identity_scopes')} (scope_id uuid primary key, scope text not null, tenant_id text not null, name text, active boolean not null);
+      create index on ${t('identity_scopes')} (tenant_id, scope_id);
+      create table ${t('identity_users')} (id text primary key, tenant_id text not null, name text not null, email text);
+      create table ${t('identity_grants')} (scope_id uuid not null, user_id text not null, role text not null, primary key (scope_id, user_id));
+      create index on ${t('identity_grants')} (user_id);
+      create table ${t('identity_api_keys')} (key_id text primary key, user_id text not null, tenant_id text not null, secret_hash text not null,
+        read_only boolean not null, permissions text[] not null, revoked boolean not null default false);
+    `);
+  }
+
+  async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+    for (const raw of events) {
+      const e = raw as unknown as IdentityEvent;
+      switch (e.type) {
+        case 'TenantCreated':
+          await trx(t('identity_tenants'))
+            .insert({ id: e.data.tenantId, name: e.data.name, datasets: e.data.datasets, sharing: e.data.sharing })
+            .onConflict('id')
+            .merge();
+          break;
+        case 'TenantSharingChanged':
+          await trx(t('identity_tenants')).where({ id: e.data.tenantId }).update({ sharing: e.data.sharing });
+          break;
+        case 'TenantDatasetsChanged':
+          await trx(t('identity_tenants')).where({ id: e.data.tenantId }).update({ datasets: e.data.datasets });
+          break;
+        case 'ScopeCreated':
+          await trx(t('identity_scopes'))
+            .insert({ scope_id: e.data.scopeId, scope: e.data.scope, tenant_id: e.data.tenantId, name: e.data.name, active: true })
+            .onConflict('scope_id')
+            .merge();
+          break;
+        case 'ScopeDeactivated':
+          await trx(t('identity_scopes')).where({ scope: e.data.scope }).update({ active: false });
+          break;
+        case 'ScopeRoleGranted':
+          await trx(t('identity_grants'))
+            .insert({ scope_id: e.data.scope.slice(3), user_id: e.data.userId, role: e.data.role })
+            .onConflict(['scope_id', 'user_id'])
+            .merge();
+          break;
+        case 'UserCreated':
+          await trx(t('identity_users'))
+            .insert({ id: e.data.userId, tenant_id: e.data.tenantId, name: e.data.name, email: e.data.email })
+            .onConflict('id')
+            .merge();
+          break;
+        case 'ApiKeyIssued':
+          await trx(t('identity_api_keys'))
+            .insert({
+              key_id: e.data.keyId,
+              user_id: e.data.userId,
+              tenant_id: e.data.tenantId,
+              secret_hash: e.data.secretHash,
+              read_only: e.data.readOnly,
+              permissions: e.data.permissions,
+            })
+            .onConflict('key_id')
+            .merge();
+          break;
+        case 'ApiKeyRevoked':
+          await trx(t('identity_api_keys')).where({ key_id: e.data.keyId }).update({ revoked: true });
+          break;
+        default:
+          assertNever(e);
+      }
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import type { Knex } from 'knex';
+import { hashApiKey, hashesEqual, parseApiKey } from '../../src/identity/api-keys';
+import type { Principal } from '../../src/identity/principal';
+
+interface Cached {
+  principal: Principal | null;
+  expires: number;
+}
+
+/**
+ * Resolves an API key to its principal. Answers are cached for a short time (revocation takes
+ * effect within `ttlMs`); failures are cached too, so a flood of bad keys costs one query each.
+ */
+export class Authenticator {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(private readonly knex: Knex, private readonly ttlMs = 2000, private readonly maxEntries = 10_000) {}
+
+  async authenticate(apiKey: string): Promise<Principal | null> {
+    const parsed = parseApiKey(apiKey);
+    if (!parsed) return null;
+    const now = Date.now();
+    const hit = this.cache.get(apiKey);
+    if (hit && hit.expires > now) return hit.principal;
+    const principal = await this.lookup(parsed.keyId, apiKey);
+    if (this.cache.size >= this.maxEntries) this.cache.clear();
+    this.cache.set(apiKey, { principal, expires: now + this.ttlMs });
+    return principal;
+  }
+
+  private async lookup(keyId: string, apiKey: string): Promise<Principal | null> {
+    const row = await this.knex('identity_api_keys as k')
+      .join('identity_users as u', 'u.id', 'k.user_id')
+      .join('identity_tenants as t', 't.id', 'k.tenant_id')
+      .where('k.key_id', keyId)
+      .first('k.key_id', 'k.secret_hash', 'k.read_only', 'k.permissions', 'k.revoked', 'u.id as user_id', 'u.name', 'u.email', 't.id as tenant_id', 't.datasets', 't.sharing');
+    if (!row || row.revoked || !hashesEqual(row.secret_hash, hashApiKey(apiKey))) return null;
+    return {
+      keyId: row.key_id,
+      userId: row.user_id,
+      tenantId: row.tenant_id,
+      name: row.name ?? null,
+      email: row.email ?? null,
+      readOnly: row.read_only,
+      permissions: row.permissions,
+      tenant: { datasets: row.datasets, sharing: row.sharing },
+    };
+  }
+}

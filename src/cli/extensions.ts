@@ -1,0 +1,6 @@
+import type { Command } from 'commander';
+
+/** Feature commands (import, demo seed, ...) add themselves here. */
+export type CliExtension = (program: Command) => void;
+
+export const CLI_EXTENSIONS: CliExtension[] = [];

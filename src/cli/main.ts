@@ -1,0 +1,218 @@
+import { Command, Option } from 'commander';
+import cliProgress from 'cli-progress';
+import { loadConfig, type Config } from '../config';
+import { createLogger } from '../logger';
+import { openRuntime, type Runtime } from '../runtime';
+import { acquireServeLock, startServer, type Role } from '../server';
+import { TOKENS } from '../tokens';
+import type { IdentityCommands } from '../../commands/identity/identity-commands';
+import { fail, printResult } from './output';
+import { DomainError, AppError } from '../domain/errors';
+import { SCOPE_ROLES, type ScopeRole } from '../identity/principal';
+import { CLI_EXTENSIONS } from './extensions';
+
+const OPERATOR = { actor: 'operator:cli' };
+
+function configFrom(cmd: Command): Config {
+  const opts = cmd.optsWithGlobals() as { dataDir?: string };
+  return loadConfig(process.env, opts.dataDir ? { dataDir: require('node:path').resolve(opts.dataDir) } : {});
+}
+
+/** Opens the runtime, runs fn, prints its result, closes. Every non-serve command goes through here. */
+export async function withRuntime<T>(cmd: Command, fn: (rt: Runtime) => Promise<T>): Promise<void> {
+  const config = configFrom(cmd);
+  const log = createLogger(process.env.LOG_LEVEL ?? 'warn');
+  let rt: Runtime | null = null;
+  try {
+    rt = await openRuntime(config, log, { poolMax: 10 });
+    const result = await fn(rt);
+    if (result !== undefined) printResult(result);
+  } catch (e) {
+    if (rt) await rt.close().catch(() => undefined);
+    rt = null;
+    if (e instanceof DomainError || e instanceof AppError) fail(e.message);
+    fail((e as Error).message ?? String(e));
+  } finally {
+    if (rt) await rt.close();
+  }
+}
+
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+const identity = (rt: Runtime) => rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+
+export function buildCli(): Command {
+  const program = new Command('ifrs')
+    .description('Insurance Filing Research Service: server and operator commands')
+    .option('--data-dir <dir>', 'data directory (default: $IFRS_DATA_DIR or ./.data)')
+    .showHelpAfterError()
+    .exitOverride((err) => {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) process.exit(0);
+      fail(err.message.replace(/^error: /, ''));
+    });
+
+  program
+    .command('serve')
+    .description('start the service')
+    .option('--port <n>', 'port (default $PORT or 8080)')
+    .option('--host <h>', 'host (default 127.0.0.1)')
+    .addOption(new Option('--role <role>', 'process role').choices(['all', 'api', 'projector', 'indexer']).default('all'))
+    .action(async (opts: { port?: string; host?: string; role: Role }, cmd: Command) => {
+      const config = configFrom(cmd);
+      const log = createLogger(config.logLevel);
+      let release: (() => void) | null = null;
+      try {
+        if (!config.databaseUrl) release = acquireServeLock(config.dataDir);
+      } catch (e) {
+        fail((e as Error).message);
+      }
+      let rt: Runtime;
+      try {
+        rt = await openRuntime(config, log, { poolMax: 30 });
+      } catch (e) {
+        release?.();
+        fail(`could not start: ${(e as Error).message}`);
+      }
+      const port = opts.port !== undefined ? Number(opts.port) : config.port;
+      const host = opts.host ?? config.host;
+      const { server, url } = await startServer(rt, { port, host, role: opts.role }).catch((e) => {
+        release?.();
+        return fail(`could not listen on ${host}:${port}: ${(e as Error).message}`);
+      });
+      if (url) {
+        log.info({ url, role: opts.role }, `listening on ${url}`);
+        process.stdout.write(`listening on ${url}\n`);
+      } else {
+        log.info({ role: opts.role }, `running as ${opts.role}`);
+      }
+      let stopping = false;
+      const stop = async (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        log.info({ signal }, 'stopping');
+        const force = setTimeout(() => process.exit(1), 15_000).unref();
+        if (server) {
+          server.closeIdleConnections?.();
+          await new Promise<void>((r) => server.close(() => r()));
+        }
+        await rt.close();
+        release?.();
+        clearTimeout(force);
+        process.exit(0);
+      };
+      process.on('SIGTERM', () => void stop('SIGTERM'));
+      process.on('SIGINT', () => void stop('SIGINT'));
+    });
+
+  const admin = program.command('admin').description('tenants, scopes, users, grants and API keys');
+  const tenant = admin.command('tenant').description('tenants');
+  tenant
+    .command('create')
+    .requiredOption('--name <name>')
+    .option('--dataset <dataset>', 'enable a dataset (repeatable), e.g. naic', collect, [])
+    .option('--sharing', 'see filings shared into this tenant\'s scopes from other tenants', false)
+    .action((o: { name: string; dataset: string[]; sharing: boolean }, cmd: Command) =>
+      withRuntime(cmd, (rt) => identity(rt).createTenant({ name: o.name, datasets: o.dataset, sharing: o.sharing }, OPERATOR)),
+    );
+  tenant
+    .command('sharing')
+    .description('turn tenant sharing on or off')
+    .requiredOption('--tenant <id>')
+    .addOption(new Option('--mode <mode>').choices(['on', 'off']).makeOptionMandatory())
+    .action((o: { tenant: string; mode: string }, cmd: Command) => withRuntime(cmd, (rt) => identity(rt).setTenantSharing(o.tenant, o.mode === 'on', OPERATOR)));
+
+  const scope = admin.command('scope').description('authorization scopes (mc:<uuid>)');
+  scope
+    .command('create')
+    .requiredOption('--tenant <id>')
+    .option('--name <name>')
+    .action((o: { tenant: string; name?: string }, cmd: Command) => withRuntime(cmd, (rt) => identity(rt).createScope({ tenantId: o.tenant, name: o.name ?? null }, OPERATOR)));
+  scope
+    .command('deactivate')
+    .requiredOption('--scope <scope>')
+    .action((o: { scope: string }, cmd: Command) => withRuntime(cmd, (rt) => identity(rt).deactivateScope(o.scope, OPERATOR)));
+
+  admin
+    .command('user')
+    .description('users')
+    .command('create')
+    .requiredOption('--tenant <id>')
+    .requiredOption('--name <name>')
+    .option('--email <email>')
+    .action((o: { tenant: string; name: string; email?: string }, cmd: Command) =>
+      withRuntime(cmd, (rt) => identity(rt).createUser({ tenantId: o.tenant, name: o.name, email: o.email ?? null }, OPERATOR)),
+    );
+
+  admin
+    .command('grant')
+    .description('give a user a role in a scope')
+    .requiredOption('--scope <scope>')
+    .requiredOption('--user <id>')
+    .addOption(new Option('--role <role>').choices(SCOPE_ROLES).makeOptionMandatory())
+    .action((o: { scope: string; user: string; role: ScopeRole }, cmd: Command) => withRuntime(cmd, (rt) => identity(rt).grant({ scope: o.scope, userId: o.user, role: o.role }, OPERATOR)));
+
+  const key = admin.command('key').description('API keys');
+  key
+    .command('create')
+    .requiredOption('--user <id>')
+    .option('--read-only', 'a key that can browse and search but not change anything', false)
+    .option('--permission <permission>', 'grant a permission (repeatable), e.g. serff:view', collect, [])
+    .action((o: { user: string; readOnly: boolean; permission: string[] }, cmd: Command) =>
+      withRuntime(cmd, (rt) => identity(rt).createKey({ userId: o.user, readOnly: o.readOnly, permissions: o.permission }, OPERATOR)),
+    );
+  key
+    .command('revoke')
+    .requiredOption('--key <keyId>')
+    .action((o: { key: string }, cmd: Command) => withRuntime(cmd, (rt) => identity(rt).revokeKey(o.key, OPERATOR)));
+
+  const projections = program.command('projections').description('read models');
+  projections
+    .command('status')
+    .action((_o: unknown, cmd: Command) => withRuntime(cmd, (rt) => rt.engine.status()));
+  projections
+    .command('rebuild')
+    .option('--only <name>', 'rebuild only this projection (repeatable)', collect, [])
+    .action((o: { only: string[] }, cmd: Command) =>
+      withRuntime(cmd, async (rt) => {
+        const started = Date.now();
+        const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'rebuild {projector} [{bar}] {value} events', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+        let current = '';
+        const r = await rt.engine.rebuild(o.only.length ? o.only : undefined, (p) => {
+          if (!bar) return;
+          const total = Number(p.head.prepare);
+          if (p.projector !== current) {
+            if (current) bar.stop();
+            current = p.projector;
+            bar.start(Math.max(total, 1), 0, { projector: p.projector });
+          }
+          bar.setTotal(Math.max(total, 1));
+          bar.update(Number(p.position.prepare), { projector: p.projector });
+        });
+        bar?.stop();
+        return { rebuilt: r.rebuilt, events: r.events, seconds: Math.round((Date.now() - started) / 10) / 100 };
+      }),
+    );
+
+  program
+    .command('events')
+    .description('the event log, for auditors')
+    .command('read')
+    .requiredOption('--stream <name>')
+    .option('--from <version>', 'first stream version to show', '1')
+    .action((o: { stream: string; from: string }, cmd: Command) =>
+      withRuntime(cmd, async (rt) => {
+        const from = Number(o.from);
+        if (!Number.isInteger(from) || from < 1) throw new Error('--from must be a positive integer');
+        const events = await rt.store.readStream(o.stream, from);
+        return {
+          events: events.map((e) => ({ type: e.type, version: e.version, position: Number(e.position.prepare), data: e.data, metadata: e.metadata, recordedAt: e.recordedAt.toISOString() })),
+        };
+      }),
+    );
+
+  for (const extend of CLI_EXTENSIONS) extend(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  await buildCli().parseAsync(argv);
+}

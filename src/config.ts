@@ -1,0 +1,38 @@
+import path from 'node:path';
+
+/** 12-factor configuration: every knob is an environment variable with a safe default. */
+export interface Config {
+  dataDir: string;
+  databaseUrl: string | null;
+  port: number;
+  host: string;
+  logLevel: string;
+  /** HMAC key for cursors and signed addresses; derived per data directory when unset (see secrets.ts). */
+  secret: string | null;
+  publicBaseUrl: string | null;
+  esdbUrl: string | null;
+  kafkaBrokers: string[] | null;
+  elasticsearchUrl: string | null;
+  /** Upper bound for the read-your-writes wait of a command, in milliseconds. */
+  readYourWritesTimeoutMs: number;
+  /** Readiness fails when a projection lags the head by more than this many events. */
+  readyMaxLag: number;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const cfg: Config = {
+    dataDir: path.resolve(env.IFRS_DATA_DIR ?? './.data'),
+    databaseUrl: env.DATABASE_URL || null,
+    port: Number(env.PORT ?? 8080),
+    host: env.HOST ?? '127.0.0.1',
+    logLevel: env.LOG_LEVEL ?? 'info',
+    secret: env.IFRS_SECRET || null,
+    publicBaseUrl: env.PUBLIC_BASE_URL || null,
+    esdbUrl: env.ESDB_URL || null,
+    kafkaBrokers: env.KAFKA_BROKERS ? env.KAFKA_BROKERS.split(',').map((s) => s.trim()).filter(Boolean) : null,
+    elasticsearchUrl: env.ELASTICSEARCH_URL || null,
+    readYourWritesTimeoutMs: Number(env.IFRS_RYW_TIMEOUT_MS ?? 5000),
+    readyMaxLag: Number(env.IFRS_READY_MAX_LAG ?? 10000),
+  };
+  return { ...cfg, ...overrides };
+}

@@ -1,0 +1,42 @@
+import 'reflect-metadata';
+import { Container } from 'inversify';
+import client from 'prom-client';
+import { CommandHandler } from '../commands/command-handler';
+import type { EventStore } from '../infra/eventstore/event-store';
+import { PostgresEventStore } from '../infra/eventstore/postgres-event-store';
+import type { Database } from '../infra/postgres/database';
+import { ProjectionEngine } from '../projections/engine';
+import type { Projector } from '../projections/projector';
+import { Authenticator } from '../queries/identity/authenticator';
+import type { Config } from './config';
+import { FEATURES } from './features';
+import { CursorService } from './http/cursors';
+import type { Logger } from './logger';
+import { TOKENS } from './tokens';
+
+/**
+ * The composition root: the only place that chooses adapters. Services are plain classes with
+ * constructor parameters; the container wires them, so nothing else knows which adapter it got.
+ */
+export function createContainer(config: Config, db: Database, secret: Buffer, log: Logger): Container {
+  const c = new Container();
+  c.bind(TOKENS.Config).toConstantValue(config);
+  c.bind(TOKENS.Logger).toConstantValue(log);
+  c.bind(TOKENS.Database).toConstantValue(db);
+  c.bind(TOKENS.Knex).toConstantValue(db.knex);
+  c.bind(TOKENS.Secret).toConstantValue(secret);
+  c.bind(TOKENS.Metrics).toConstantValue(new client.Registry());
+  c.bind(TOKENS.EventStore)
+    .toDynamicValue(() => new PostgresEventStore(db.knex, db.connectionString))
+    .inSingletonScope();
+  c.bind(TOKENS.ProjectionEngine)
+    .toDynamicValue((ctx) => new ProjectionEngine(db.knex, ctx.get<EventStore>(TOKENS.EventStore), ctx.getAll<Projector>(TOKENS.Projector), log))
+    .inSingletonScope();
+  c.bind(TOKENS.CommandHandler)
+    .toDynamicValue((ctx) => new CommandHandler(ctx.get(TOKENS.EventStore), ctx.get(TOKENS.ProjectionEngine), log, config.readYourWritesTimeoutMs))
+    .inSingletonScope();
+  c.bind(TOKENS.Cursors).toDynamicValue(() => new CursorService(secret, db.knex)).inSingletonScope();
+  c.bind(TOKENS.Authenticator).toDynamicValue(() => new Authenticator(db.knex)).inSingletonScope();
+  for (const install of FEATURES) install(c);
+  return c;
+}

@@ -1,0 +1,194 @@
+import crypto from 'node:crypto';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import client from 'prom-client';
+import { AppError, DomainError, notFound, unauthenticated, temporarilyUnavailable } from '../domain/errors';
+import type { Principal } from '../identity/principal';
+import type { Logger } from '../logger';
+import { buildOpenApi } from './openapi';
+import type { RouteSpec } from './route';
+import { boundDetails, parseOrThrow } from './validation';
+import { z } from './zod';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    requestId: string;
+    principal?: Principal;
+  }
+}
+
+export interface AppDeps {
+  routes: RouteSpec[];
+  authenticate(apiKey: string): Promise<Principal | null>;
+  log: Logger;
+  health: { ready(): Promise<{ ok: boolean; details: Record<string, unknown> }> };
+  metrics: client.Registry;
+  decisions?: string;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const NO_QUERY = z.strictObject({});
+
+function isJsonContentType(ct: string | undefined): boolean {
+  if (!ct) return false;
+  const type = ct.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+function hasBody(req: Request): boolean {
+  const len = req.headers['content-length'];
+  return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** Driver errors that mean "the database is not there right now": a 503 with Retry-After, not a 500. */
+function isUnavailable(e: unknown): boolean {
+  const err = e as { code?: string; name?: string; message?: string };
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P02', '57P03', '53300', '08006', '08001', '08003'].includes(err?.code ?? '') ||
+    err?.name === 'KnexTimeoutError' ||
+    /Connection terminated|connect ECONNREFUSED/.test(err?.message ?? '')
+  );
+}
+
+export function toOpenApiPathToExpress(p: string): string {
+  return p.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}
+
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  const duration = new client.Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by route and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [deps.metrics],
+  });
+
+  app.use((req, res, next) => {
+    const incoming = req.headers['x-request-id'];
+    req.requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    res.setHeader('X-Request-Id', req.requestId);
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const route = (req.route?.path as string | undefined) ?? 'unmatched';
+      duration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+      if (res.statusCode >= 500) deps.log.error({ requestId: req.requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: seconds * 1000 }, 'request failed');
+      else deps.log.debug({ requestId: req.requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: seconds * 1000 }, 'request');
+    });
+    next();
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      const r = await deps.health.ready();
+      res.status(r.ok ? 200 : 503).json({ status: r.ok ? 'ready' : 'not_ready', ...r.details });
+    } catch (e) {
+      res.status(503).json({ status: 'not_ready', error: String((e as Error).message) });
+    }
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', deps.metrics.contentType);
+    res.send(await deps.metrics.metrics());
+  });
+
+  const api = express.Router({ caseSensitive: true, strict: false });
+  let openapi: object | null = null;
+  api.get('/openapi.json', (_req, res) => {
+    openapi ??= buildOpenApi(deps.routes, deps.decisions ?? '');
+    res.json(openapi);
+  });
+
+  const authenticate = async (req: Request, _res: Response, next: NextFunction) => {
+    try {
+      const header = req.headers.authorization;
+      const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+      if (!m) throw unauthenticated();
+      const principal = await deps.authenticate(m[1]);
+      if (!principal) throw unauthenticated('The API key is invalid or revoked.');
+      req.principal = principal;
+      next();
+    } catch (e) {
+      next(e);
+    }
+  };
+
+  for (const route of deps.routes) {
+    const limit = route.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    const jsonParser = express.json({ limit, strict: true, type: () => true });
+    for (const p of route.paths) {
+      const handlers: express.RequestHandler[] = [];
+      if (route.auth !== 'none') handlers.push(authenticate);
+      if (!route.rawBody) {
+        handlers.push((req, res, next) => {
+          if (!hasBody(req)) return next();
+          if (!isJsonContentType(req.headers['content-type'])) {
+            return next(new AppError(415, 'unsupported_media_type', 'The request body must be JSON (Content-Type: application/json).'));
+          }
+          return jsonParser(req, res, next);
+        });
+      }
+      handlers.push(async (req, res, next) => {
+        try {
+          const params = route.params ? parseOrThrow(route.params, 'path', { ...req.params }) : req.params;
+          const query = parseOrThrow(route.query ?? NO_QUERY, 'query', { ...(req.query as object) });
+          let body: unknown = undefined;
+          if (!route.rawBody) {
+            if (route.body) body = parseOrThrow(route.body, 'body', req.body === undefined ? {} : req.body);
+            else if (req.body !== undefined && !(typeof req.body === 'object' && Object.keys(req.body as object).length === 0)) {
+              parseOrThrow(z.strictObject({}), 'body', req.body);
+            }
+          }
+          const reply = await route.handler({ query, body, params, principal: req.principal as Principal, requestId: req.requestId, req, res });
+          if (reply.handled) return;
+          for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+          if (reply.body === undefined) res.status(reply.status ?? 204).end();
+          else res.status(reply.status ?? 200).json(reply.body);
+        } catch (e) {
+          next(e);
+        }
+      });
+      (api as unknown as Record<string, (path: string, ...h: express.RequestHandler[]) => void>)[route.method](toOpenApiPathToExpress(p), ...handlers);
+    }
+  }
+
+  // Known path, other method: still a coded JSON answer.
+  api.use(authenticate, (req, _res, next) => next(notFound(`No route ${req.method} ${req.baseUrl}${req.path}.`)));
+  app.use('/api/v2', api);
+  app.use((req, _res, next) => next(notFound(`No route ${req.method} ${req.path}.`)));
+
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    let e: AppError;
+    const anyErr = err as { type?: string; status?: number; expose?: boolean; message?: string };
+    if (err instanceof AppError) e = err;
+    else if (err instanceof DomainError) e = new AppError(err.status, err.code, err.message, err.details);
+    else if (anyErr?.type === 'entity.too.large') e = new AppError(413, 'request_too_large', 'The request body is larger than this operation accepts.');
+    else if (anyErr?.type === 'entity.parse.failed')
+      e = new AppError(400, 'invalid_request', 'The request body is not valid JSON.', [{ location: 'body', path: [], code: 'invalid_type', message: 'Malformed JSON.' }]);
+    else if (anyErr?.type === 'encoding.unsupported' || anyErr?.type === 'charset.unsupported') e = new AppError(415, 'unsupported_media_type', 'Unsupported body encoding or charset.');
+    else if (anyErr?.expose && anyErr.status && anyErr.status >= 400 && anyErr.status < 500) e = new AppError(anyErr.status, 'invalid_request', anyErr.message ?? 'Bad request.');
+    else if (isUnavailable(err)) e = temporarilyUnavailable();
+    else {
+      deps.log.error({ err, requestId: req.requestId }, 'unexpected error');
+      e = new AppError(500, 'internal_error', 'An unexpected error occurred; nothing can be inferred about whether a write took effect.');
+    }
+    if (res.headersSent) return res.end();
+    for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
+    const body: Record<string, unknown> = { error: e.message.slice(0, 1000), code: e.code };
+    if (e.details.length) body.details = boundDetails(e.details);
+    body.requestId = req.requestId;
+    Object.assign(body, e.extra);
+    res.status(e.status).json(body);
+  });
+
+  return app;
+}
+

@@ -1,0 +1,80 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z } from './zod';
+import type { RouteSpec } from './route';
+
+
+export const ErrorSchema = z
+  .object({
+    error: z.string(),
+    code: z.string().min(1),
+    details: z
+      .array(
+        z.object({
+          location: z.enum(['path', 'query', 'header', 'body']),
+          path: z.array(z.string().max(64)).max(12),
+          code: z.enum(['required', 'invalid_type', 'invalid_value', 'unknown_field']),
+          message: z.string().min(1).max(200),
+        }),
+      )
+      .min(1)
+      .max(20)
+      .optional(),
+    requestId: z.string().min(1).max(128),
+    dataset: z.literal('naic').optional(),
+  })
+  .openapi('Error');
+
+const STANDARD_ERRORS: Record<number, string> = {
+  400: 'Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`).',
+  401: 'Missing or invalid API key (`unauthenticated`).',
+  403: 'Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`).',
+  404: 'Not found or not visible (`not_found`).',
+  500: 'Unexpected failure (`internal_error`).',
+  503: 'A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`).',
+};
+
+/** The OpenAPI 3.1 document, generated from the same route definitions that validate requests. */
+export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer ifrs_...`' });
+  for (const r of routes) {
+    for (const path of r.paths) {
+      const responses: Record<string, unknown> = {};
+      for (const [status, spec] of Object.entries(r.responses)) {
+        responses[status] = {
+          description: spec.description,
+          ...(spec.headers ? { headers: Object.fromEntries(Object.entries(spec.headers).map(([h, d]) => [h, { description: d.description, schema: { type: 'string' } }])) } : {}),
+          ...(spec.schema ? { content: { 'application/json': { schema: spec.schema } } } : {}),
+        };
+      }
+      for (const [status, description] of Object.entries(STANDARD_ERRORS)) {
+        if (!responses[status]) responses[status] = { description, content: { 'application/json': { schema: ErrorSchema } } };
+      }
+      const request: Record<string, unknown> = {};
+      if (r.query) request.query = r.query;
+      if (r.params) request.params = r.params;
+      if (r.body) request.body = { content: { 'application/json': { schema: r.body } }, required: true };
+      registry.registerPath({
+        method: r.method,
+        path,
+        summary: r.summary,
+        description: r.description,
+        tags: r.tags,
+        security: r.auth === 'none' ? [] : [{ bearer: [] }],
+        request: request as never,
+        responses: responses as never,
+        ...(r.extension ? { 'x-extension': true } : {}),
+      });
+    }
+  }
+  const generator = new OpenApiGeneratorV31(registry.definitions);
+  return generator.generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Insurance Filing Research Service',
+      version: '2.0.0',
+      description: `Regulatory filing catalog, document search, stored files, directories and working filings.\n\n${decisions}`,
+    },
+    servers: [{ url: '/api/v2' }],
+  });
+}

@@ -1,0 +1,65 @@
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { Principal } from '../identity/principal';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface Reply {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Raw bytes or a stream response handled by the route itself. */
+  handled?: boolean;
+}
+
+export interface RouteContext<Q, B, P> {
+  query: Q;
+  body: B;
+  params: P;
+  principal: Principal;
+  requestId: string;
+  req: Request;
+  res: Response;
+}
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  headers?: Record<string, { description: string }>;
+}
+
+/**
+ * One endpoint: the Express route, its validation and its OpenAPI operation come from this one
+ * definition, so the served document cannot drift from what the server enforces.
+ */
+export interface RouteSpec<Q = unknown, B = unknown, P = unknown> {
+  method: Method;
+  /** Paths relative to /api/v2 in OpenAPI form (`/filings/{filingId}`); several = several forms, one handler. */
+  paths: string[];
+  summary: string;
+  tags?: string[];
+  description?: string;
+  /** Marked `x-extension` in the OpenAPI document: the contract names no way to do this. */
+  extension?: boolean;
+  /** 'none' for signed addresses that work without the API key. */
+  auth?: 'required' | 'none';
+  query?: z.ZodType<Q>;
+  body?: z.ZodType<B>;
+  params?: z.ZodType<P>;
+  /** JSON body limit in bytes (default 1 MiB). 'raw' routes take bytes (signed upload). */
+  bodyLimit?: number;
+  rawBody?: boolean;
+  responses: Record<number, ResponseSpec>;
+  handler(ctx: RouteContext<Q, B, P>): Promise<Reply>;
+}
+
+export function defineRoute<Q, B, P>(spec: RouteSpec<Q, B, P>): RouteSpec {
+  return spec as unknown as RouteSpec;
+}
+
+export const ROUTE_MODULES = Symbol.for('RouteModules');
+
+/** A feature's endpoints; the container resolves every module and the app mounts them. */
+export interface RouteModule {
+  routes(): RouteSpec[];
+}

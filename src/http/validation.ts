@@ -1,0 +1,95 @@
+import { z } from './zod';
+import type { DetailCode, DetailLocation, ErrorDetail } from '../domain/errors';
+import { invalidRequest } from '../domain/errors';
+
+/** The spec's bounds on `details`: at most 20 items, 12 path segments of 64 characters, 200-character messages. */
+function boundDetail(d: ErrorDetail): ErrorDetail {
+  return {
+    location: d.location,
+    path: d.path.slice(0, 12).map((s) => String(s).slice(0, 64)),
+    code: d.code,
+    message: (d.message || 'invalid').slice(0, 200),
+  };
+}
+
+export function boundDetails(details: ErrorDetail[]): ErrorDetail[] {
+  return details.slice(0, 20).map(boundDetail);
+}
+
+function codeOf(issue: z.core.$ZodIssue): DetailCode {
+  switch (issue.code) {
+    case 'invalid_type':
+      return (issue as { input?: unknown }).input === undefined ? 'required' : 'invalid_type';
+    case 'unrecognized_keys':
+      return 'unknown_field';
+    default:
+      return 'invalid_value';
+  }
+}
+
+export function issuesToDetails(location: DetailLocation, issues: z.core.$ZodIssue[]): ErrorDetail[] {
+  const out: ErrorDetail[] = [];
+  for (const issue of issues) {
+    const path = issue.path.map((p) => String(p));
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out.push({ location, path: [...path, key], code: 'unknown_field', message: `Unknown ${location === 'query' ? 'parameter' : 'field'} "${key}".` });
+      continue;
+    }
+    if (issue.code === 'invalid_union' && issue.errors?.length) {
+      // Report the branch that got furthest rather than "invalid input".
+      const best = [...issue.errors].sort((a, b) => b.length - a.length)[0];
+      if (best.length) {
+        out.push(...issuesToDetails(location, best.map((i) => ({ ...i, path: [...issue.path, ...i.path] }))));
+        continue;
+      }
+    }
+    const code = codeOf(issue);
+    const message = code === 'required' ? `${path.length ? `"${path[path.length - 1]}"` : 'A value'} is required.` : issue.message;
+    out.push({ location, path, code, message });
+  }
+  return out;
+}
+
+export function parseOrThrow<T>(schema: z.ZodType<T>, location: DetailLocation, input: unknown): T {
+  const r = schema.safeParse(input);
+  if (r.success) return r.data;
+  const details = issuesToDetails(location, r.error.issues);
+  throw invalidRequest(details[0] ? `Invalid ${location}: ${details[0].message}` : `Invalid ${location}.`, boundDetails(details));
+}
+
+// ---- query-string helpers: Express gives string | string[] per parameter ----
+
+const once = (name = 'parameter') =>
+  z.any().superRefine((v, ctx) => {
+    if (Array.isArray(v)) ctx.addIssue({ code: 'custom', message: `The ${name} may be given only once.` });
+  });
+
+/** A scalar query parameter: repeating it is an error, never "take the first". */
+export function qScalar<T extends z.ZodType>(inner: T) {
+  return z.preprocess((v) => v, once().pipe(inner as z.ZodType)) as unknown as T;
+}
+
+/** Integer query parameter with bounds. */
+export function qInt(min: number, max: number) {
+  return qScalar(
+    z
+      .string()
+      .regex(/^-?\d+$/, 'Must be an integer.')
+      .transform((s) => Number(s))
+      .pipe(z.number().int().min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`)),
+  );
+}
+
+export function qBool() {
+  return qScalar(z.enum(['true', 'false']).transform((s) => s === 'true'));
+}
+
+/** A repeatable query parameter: one or more values, combined with OR by the caller. */
+export function qList<T extends z.ZodType>(item: T, max = 100) {
+  return z
+    .union([item, z.array(item)])
+    .transform((v) => (Array.isArray(v) ? v : [v]) as z.infer<T>[])
+    .pipe(z.array(z.any()).max(max, `At most ${max} values.`)) as unknown as z.ZodType<z.infer<T>[]>;
+}
+
+export const cursorParam = () => qScalar(z.string().min(1).max(128));

@@ -1,0 +1,50 @@
+import type { Container } from 'inversify';
+import type { Config } from './config';
+import { createContainer } from './container';
+import type { Logger } from './logger';
+import { openDatabase, type Database } from '../infra/postgres/database';
+import { loadSecret } from '../infra/postgres/secrets';
+import type { ProjectionEngine } from '../projections/engine';
+import type { EventStore } from '../infra/eventstore/event-store';
+import { TOKENS } from './tokens';
+
+export interface Runtime {
+  config: Config;
+  log: Logger;
+  db: Database;
+  container: Container;
+  engine: ProjectionEngine;
+  store: EventStore;
+  close(): Promise<void>;
+}
+
+/** Opens the database (embedded or external), migrates, wires the container and prepares read models. */
+export async function openRuntime(config: Config, log: Logger, opts: { poolMax?: number } = {}): Promise<Runtime> {
+  const db = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log, poolMax: opts.poolMax });
+  try {
+    const secret = await loadSecret(db.knex, config.secret);
+    const container = createContainer(config, db, secret, log);
+    const engine = container.get<ProjectionEngine>(TOKENS.ProjectionEngine);
+    const store = container.get<EventStore>(TOKENS.EventStore);
+    await engine.ensureSchemas();
+    let closed = false;
+    return {
+      config,
+      log,
+      db,
+      container,
+      engine,
+      store,
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await engine.stop();
+        await store.close();
+        await db.close();
+      },
+    };
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+}
