@@ -88,6 +88,8 @@ async function withStartLock<T>(dataDir: string, fn: () => Promise<T>): Promise<
 
 export async function ensureEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedHandle> {
   fs.mkdirSync(dataDir, { recursive: true });
+  // As root, Postgres runs as its own user (createPostgresUser), which must be able to reach pg/.
+  if (process.getuid?.() === 0) fs.chmodSync(dataDir, fs.statSync(dataDir).mode | 0o711);
   const pgDir = path.join(dataDir, 'pg');
   const password = readOrCreatePassword(dataDir);
   const url = (port: number) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;

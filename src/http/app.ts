@@ -164,7 +164,6 @@ export function createApp(deps: AppDeps): express.Express {
   app.use('/api/v2', api);
   app.use((req, _res, next) => next(notFound(`No route ${req.method} ${req.path}.`)));
 
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     let e: AppError;
     const anyErr = err as { type?: string; status?: number; expose?: boolean; message?: string };

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import type { EventStore } from '../../infra/eventstore/event-store';
+import { ExpectedVersionConflict } from '../../src/domain/errors';
+import { START, comparePositions, type LogPosition, type RecordedEvent } from '../../src/domain/events';
+
+export interface EventStoreFixture {
+  store: EventStore;
+  /** Runs fn inside a transaction that appends, then stays open until `release` resolves (adapters with transactions). */
+  slowAppend?(streamId: string, release: Promise<void>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Reads the whole log from a position the way a subscriber does, until nothing more is visible. */
+async function readToEnd(store: EventStore, after: LogPosition, types?: string[]): Promise<{ events: RecordedEvent[]; horizon: LogPosition }> {
+  const events: RecordedEvent[] = [];
+  let pos = after;
+  for (;;) {
+    const r = await store.readAll({ after: pos, limit: 50, types });
+    events.push(...r.events);
+    if (comparePositions(r.horizon, pos) <= 0) return { events, horizon: pos };
+    pos = r.horizon;
+  }
+}
+
+/** One suite, run for every EventStore adapter (Postgres always; EventStoreDB when ESDB_URL is set). */
+export function eventStoreContract(name: string, makeFixture: () => Promise<EventStoreFixture>): void {
+  describe(`EventStore contract: ${name}`, () => {
+    let fx: EventStoreFixture;
+    const uniq = () => Math.random().toString(36).slice(2, 10);
+    beforeEach(async () => {
+      fx = await makeFixture();
+    });
+    afterEach(async () => {
+      await fx.close();
+    });
+
+    it('appends to a new stream with expected version 0 and reads it back in order with metadata', async () => {
+      const s = `test-${uniq()}`;
+      const r = await fx.store.append(s, [{ type: 'A', data: { n: 1 } }, { type: 'B', data: { n: 2 } }], 0, { actor: 'me', requestId: 'r1' });
+      assert.equal(r.nextVersion, 2);
+      const events = await fx.store.readStream(s);
+      assert.deepEqual(events.map((e) => [e.type, e.version, (e.data as { n: number }).n]), [['A', 1, 1], ['B', 2, 2]]);
+      assert.equal(events[0].metadata.actor, 'me');
+      assert.equal(events[0].schemaVersion, 1);
+      assert.ok(events[0].recordedAt instanceof Date);
+      assert.ok(comparePositions(events[0].position, events[1].position) < 0);
+    });
+
+    it('rejects an append with a stale expected version as ExpectedVersionConflict and writes nothing', async () => {
+      const s = `test-${uniq()}`;
+      await fx.store.append(s, [{ type: 'A', data: {} }], 0, {});
+      await assert.rejects(fx.store.append(s, [{ type: 'B', data: {} }], 0, {}), ExpectedVersionConflict);
+      await assert.rejects(fx.store.append(s, [{ type: 'B', data: {} }], 5, {}), ExpectedVersionConflict);
+      assert.equal((await fx.store.readStream(s)).length, 1);
+      const r = await fx.store.append(s, [{ type: 'C', data: {} }], 1, {});
+      assert.equal(r.nextVersion, 2);
+    });
+
+    it('lets exactly one of many concurrent writers with the same expected version win', async () => {
+      const s = `test-${uniq()}`;
+      await fx.store.append(s, [{ type: 'A', data: {} }], 0, {});
+      const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => fx.store.append(s, [{ type: 'W', data: { i } }], 1, {})));
+      assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+      assert.ok(results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof ExpectedVersionConflict));
+      assert.equal((await fx.store.readStream(s)).length, 2);
+    });
+
+    it("expected version 'any' appends whatever the stream's version", async () => {
+      const s = `test-${uniq()}`;
+      await fx.store.append(s, [{ type: 'A', data: {} }], 'any', {});
+      await fx.store.append(s, [{ type: 'B', data: {} }], 'any', {});
+      assert.deepEqual((await fx.store.readStream(s)).map((e) => e.version), [1, 2]);
+    });
+
+    it('reads the global log after a position, filtered by type, with a horizon past skipped events', async () => {
+      const start = await fx.store.head();
+      const s = `test-${uniq()}`;
+      await fx.store.append(s, [{ type: 'Keep', data: { i: 1 } }, { type: 'Skip', data: {} }, { type: 'Keep', data: { i: 2 } }], 0, {});
+      const all = await readToEnd(fx.store, start);
+      assert.deepEqual(all.events.filter((e) => e.streamId === s).map((e) => e.type), ['Keep', 'Skip', 'Keep']);
+      const kept = await readToEnd(fx.store, start, ['Keep']);
+      assert.deepEqual(kept.events.filter((e) => e.streamId === s).map((e) => (e.data as { i: number }).i), [1, 2]);
+      assert.equal(comparePositions(kept.horizon, all.horizon), 0, 'the filtered reader moves as far as the unfiltered one');
+      const head = await fx.store.head();
+      assert.equal(comparePositions(head, all.horizon), 0);
+    });
+
+    it('never lets a subscriber skip an event whose transaction commits after a later one became visible', async function () {
+      if (!fx.slowAppend) this.skip();
+      const before = await fx.store.head();
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const slow = fx.slowAppend!(`slow-${uniq()}`, gate);
+      await new Promise((r) => setTimeout(r, 100)); // the slow transaction has drawn its position
+      await fx.store.append(`fast-${uniq()}`, [{ type: 'Fast', data: {} }], 0, {});
+      // The subscriber must not move past the slow transaction's position while it is open.
+      const early = await readToEnd(fx.store, before);
+      assert.equal(early.events.filter((e) => e.type === 'Slow').length, 0);
+      release();
+      await slow;
+      const late = await readToEnd(fx.store, early.horizon);
+      assert.equal(late.events.filter((e) => e.type === 'Slow').length, 1, 'the slow event is delivered after it commits');
+      const all = [...early.events, ...late.events];
+      assert.equal(all.filter((e) => e.type === 'Fast').length, 1, 'and the fast one exactly once');
+    });
+
+    it('delivers every event exactly once, in global order, under many concurrent writers with random delays', async function () {
+      this.timeout(120_000);
+      const before = await fx.store.head();
+      const seen: RecordedEvent[] = [];
+      let pos = before;
+      let writing = true;
+      const subscriber = (async () => {
+        for (;;) {
+          const r = await fx.store.readAll({ after: pos, limit: 100 });
+          seen.push(...r.events);
+          const moved = comparePositions(r.horizon, pos) > 0;
+          pos = r.horizon;
+          if (!moved) {
+            if (!writing) return;
+            await new Promise((res) => setTimeout(res, 5));
+          }
+        }
+      })();
+      const writers = 16;
+      const perWriter = 25;
+      const tag = uniq();
+      await Promise.all(
+        Array.from({ length: writers }, async (_, w) => {
+          for (let i = 0; i < perWriter; i++) {
+            if (fx.slowAppend && Math.random() < 0.1) {
+              await fx.slowAppend(`conc-${tag}-${w}-${i}`, new Promise((r) => setTimeout(r, Math.random() * 30)));
+            } else {
+              await fx.store.append(`conc-${tag}-${w}-${i}`, [{ type: 'Conc', data: { w, i } }, { type: 'Conc', data: { w, i, second: true } }], 0, {});
+            }
+            if (Math.random() < 0.3) await new Promise((r) => setTimeout(r, Math.random() * 5));
+          }
+        }),
+      );
+      writing = false;
+      await subscriber;
+      const mine = seen.filter((e) => e.streamId.startsWith(`conc-${tag}-`));
+      const ids = new Set(mine.map((e) => e.eventId));
+      assert.equal(ids.size, mine.length, 'no event twice');
+      const expected = writers * perWriter * 2 - 0;
+      const slowCount = mine.filter((e) => e.type === 'Slow').length;
+      assert.equal(mine.length, expected - slowCount + slowCount, 'every event');
+      assert.equal(new Set(mine.map((e) => e.streamId)).size, writers * perWriter, 'every stream');
+      for (let i = 1; i < seen.length; i++) assert.ok(comparePositions(seen[i - 1].position, seen[i].position) < 0, 'global order');
+      assert.ok(comparePositions(pos, START) > 0);
+    });
+  });
+}

@@ -1,0 +1,34 @@
+import type { Knex } from 'knex';
+import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
+import { openDatabase, type Database } from '../../infra/postgres/database';
+import { createLogger } from '../../src/logger';
+import { eventStoreContract } from '../contracts/event-store.contract';
+import { freshDatabaseUrl } from '../support/postgres';
+
+let db: Database | null = null;
+
+async function sharedDb(): Promise<Database> {
+  db ??= await openDatabase({ dataDir: '/nonexistent', databaseUrl: await freshDatabaseUrl(), log: createLogger('silent'), poolMax: 40 });
+  return db;
+}
+
+after(async () => {
+  await db?.close();
+  db = null;
+});
+
+eventStoreContract('PostgresEventStore', async () => {
+  const d = await sharedDb();
+  const store = new PostgresEventStore(d.knex, d.connectionString);
+  return {
+    store,
+    // Two events, each in a transaction that stays open: one stream written slowly, each pair Slow + Conc-shaped.
+    slowAppend: async (streamId: string, release: Promise<void>) => {
+      await d.knex.transaction(async (trx: Knex.Transaction) => {
+        await store.appendWith(trx, streamId, [{ type: 'Slow', data: {} }, { type: 'Conc', data: { slow: true } }], 0, {});
+        await release;
+      });
+    },
+    close: async () => store.close(),
+  };
+});

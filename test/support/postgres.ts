@@ -1,0 +1,51 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { ensureEmbeddedPostgres, type EmbeddedHandle } from '../../infra/postgres/embedded';
+import { createLogger } from '../../src/logger';
+
+let handle: EmbeddedHandle | null = null;
+let baseUrl: string | null = null;
+let dir: string | null = null;
+
+/** TEST_DATABASE_URL uses an external server instead (it must allow CREATE DATABASE). */
+export async function startSharedPostgres(): Promise<void> {
+  if (baseUrl) return;
+  if (process.env.TEST_DATABASE_URL) {
+    baseUrl = process.env.TEST_DATABASE_URL;
+    return;
+  }
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-test-pg-'));
+  handle = await ensureEmbeddedPostgres(dir, createLogger('warn'));
+  baseUrl = handle.connectionString;
+}
+
+export async function stopSharedPostgres(): Promise<void> {
+  if (handle) await handle.stop();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  handle = null;
+  baseUrl = null;
+}
+
+/** A brand-new, empty database on the shared server: tests never see each other's data. */
+export async function freshDatabaseUrl(): Promise<string> {
+  if (!baseUrl) await startSharedPostgres();
+  const name = `t_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl! });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(baseUrl!);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export function sharedPostgresUrl(): string {
+  if (!baseUrl) throw new Error('shared postgres not started');
+  return baseUrl;
+}
