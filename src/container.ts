@@ -13,6 +13,10 @@ import { FEATURES } from './features';
 import { CursorService } from './http/cursors';
 import type { Logger } from './logger';
 import { TOKENS } from './tokens';
+import path from 'node:path';
+import { FsBlobStore } from '../infra/blobs/fs-blob-store';
+import { BlobFileIngest } from '../infra/files/file-ingest';
+import { StoreBackedBus } from '../infra/bus/store-backed-bus';
 
 /**
  * The composition root: the only place that chooses adapters. Services are plain classes with
@@ -37,6 +41,9 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
     .inSingletonScope();
   c.bind(TOKENS.Cursors).toDynamicValue(() => new CursorService(secret, db.knex)).inSingletonScope();
   c.bind(TOKENS.Authenticator).toDynamicValue(() => new Authenticator(db.knex)).inSingletonScope();
+  c.bind(TOKENS.BlobStore).toDynamicValue(() => new FsBlobStore(path.join(config.dataDir, 'blobs'))).inSingletonScope();
+  c.bind(TOKENS.FileIngest).toDynamicValue((ctx) => new BlobFileIngest(ctx.get(TOKENS.BlobStore))).inSingletonScope();
+  c.bind(TOKENS.Bus).toDynamicValue((ctx) => new StoreBackedBus(db.knex, ctx.get(TOKENS.EventStore), log)).inSingletonScope();
   for (const install of FEATURES) install(c);
   return c;
 }

@@ -14,4 +14,9 @@ export const TOKENS = {
   RouteModule: Symbol.for('RouteModule'),
   IdentityCommands: Symbol.for('IdentityCommands'),
   Metrics: Symbol.for('Metrics'),
+  BlobStore: Symbol.for('BlobStore'),
+  FileIngest: Symbol.for('FileIngest'),
+  RecordImporter: Symbol.for('RecordImporter'),
+  Bus: Symbol.for('Bus'),
+  SearchIndex: Symbol.for('SearchIndex'),
 } as const;

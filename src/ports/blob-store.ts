@@ -1,0 +1,14 @@
+import type { Readable } from 'node:stream';
+
+/** Content-addressed bytes: the key is the SHA-256 of the content (hex). */
+export interface BlobStore {
+  /** Stores bytes; returns their key and size. Storing the same bytes twice is a no-op. */
+  put(content: Buffer): Promise<{ sha256: string; size: number }>;
+  /** Streams a file's bytes in without holding them in memory; the key is computed while writing. */
+  putStream(content: Readable): Promise<{ sha256: string; size: number }>;
+  get(sha256: string): Promise<Buffer>;
+  /** A byte range [start, end] inclusive, for Range requests. */
+  stream(sha256: string, range?: { start: number; end: number }): Readable;
+  has(sha256: string): Promise<boolean>;
+  size(sha256: string): Promise<number>;
+}
