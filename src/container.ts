@@ -15,7 +15,8 @@ import type { Logger } from './logger';
 import { TOKENS } from './tokens';
 import path from 'node:path';
 import { FsBlobStore } from '../infra/blobs/fs-blob-store';
-import { BlobFileIngest } from '../infra/files/file-ingest';
+import { BlobFileIngest, plainTextExtractor, type Extractor } from '../infra/files/file-ingest';
+import { SignedUrls } from './http/signed-urls';
 import { StoreBackedBus } from '../infra/bus/store-backed-bus';
 
 /**
@@ -42,7 +43,10 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
   c.bind(TOKENS.Cursors).toDynamicValue(() => new CursorService(secret, db.knex)).inSingletonScope();
   c.bind(TOKENS.Authenticator).toDynamicValue(() => new Authenticator(db.knex)).inSingletonScope();
   c.bind(TOKENS.BlobStore).toDynamicValue(() => new FsBlobStore(path.join(config.dataDir, 'blobs'))).inSingletonScope();
-  c.bind(TOKENS.FileIngest).toDynamicValue((ctx) => new BlobFileIngest(ctx.get(TOKENS.BlobStore))).inSingletonScope();
+  // Text extractors in order of preference; a feature may rebind the list (PDF first, then plain text).
+  c.bind(TOKENS.Extractors).toConstantValue([plainTextExtractor] as Extractor[]);
+  c.bind(TOKENS.FileIngest).toDynamicValue((ctx) => new BlobFileIngest(ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.Extractors))).inSingletonScope();
+  c.bind(TOKENS.SignedUrls).toDynamicValue(() => new SignedUrls(secret, config.publicBaseUrl)).inSingletonScope();
   c.bind(TOKENS.Bus).toDynamicValue((ctx) => new StoreBackedBus(db.knex, ctx.get(TOKENS.EventStore), log)).inSingletonScope();
   for (const install of FEATURES) install(c);
   return c;

@@ -19,4 +19,6 @@ export const TOKENS = {
   RecordImporter: Symbol.for('RecordImporter'),
   Bus: Symbol.for('Bus'),
   SearchIndex: Symbol.for('SearchIndex'),
+  Extractors: Symbol.for('Extractors'),
+  SignedUrls: Symbol.for('SignedUrls'),
 } as const;
