@@ -43,6 +43,35 @@ resolve() {
   touch "$ES_INSTALL/.complete"
 }
 
+# The distribution on Maven Central lacks analysis-common and rest-root; build our small
+# stand-in plugin (see elasticsearch/compat-plugin/) with javac against its lib/ jars.
+install_compat_plugin() {
+  local dest="$ES_INSTALL/plugins/infra-compat" src="$SERVERS_SCRIPT_DIR/elasticsearch/compat-plugin"
+  if [[ "${ES_COMPAT_PLUGIN:-1}" == 0 ]]; then rm -rf "$dest"; return 0; fi
+  local want
+  want="$(cat "$src"/*.java | sha256sum | cut -c1-16)-$ES_VERSION"
+  if [[ -f "$dest/.build-id" && "$(cat "$dest/.build-id")" == "$want" ]]; then return 0; fi
+  need javac jar
+  log "building infra-compat plugin (english analyzer, English stemmers, GET /)"
+  local tmp
+  tmp="$(mktemp -d)"
+  javac -nowarn --release 17 -cp "$ES_INSTALL/lib/*" -d "$tmp/classes" "$src"/*.java 2>"$tmp/javac.log" \
+    || { cat "$tmp/javac.log" >&2; rm -rf "$tmp"; die "could not compile the infra-compat plugin"; }
+  rm -rf "$dest"; mkdir -p "$dest"
+  jar --create --file "$dest/infra-compat.jar" -C "$tmp/classes" .
+  {
+    echo "description=Test-server stand-ins for analysis-common (English) and rest-root"
+    echo "version=$ES_VERSION"
+    echo "name=infra-compat"
+    echo "classname=infra.compat.InfraCompatPlugin"
+    echo "java.version=17"
+    echo "elasticsearch.version=$ES_VERSION"
+  } >"$dest/plugin-descriptor.properties"
+  echo "$want" >"$dest/.build-id"
+  chmod -R a+rX "$dest"
+  rm -rf "$tmp"
+}
+
 write_config() {
   mkdir -p "$ES_CONF" "$ES_DATA" "$ES_LOGS" "$ES_TMP"
   # jvm.options, log4j2.properties etc. come from the distribution; elasticsearch.yml is ours.
@@ -89,6 +118,7 @@ start() {
   port_open "$ES_TRANSPORT_PORT" && die "transport port 127.0.0.1:$ES_TRANSPORT_PORT is already in use; set ES_TRANSPORT_PORT"
   need java curl
   resolve
+  install_compat_plugin
   write_config
 
   local java_home

@@ -70,7 +70,8 @@ es_create() {
       "analysis": {"analyzer": {"std_en": {"type": "standard", "stopwords": "_english_"}}}},
     "aliases": {"'"$idx"'-alias": {}},
     "mappings": {"properties": {
-      "title": {"type": "text", "analyzer": "std_en", "fields": {"raw": {"type": "keyword"}}},
+      "title": {"type": "text", "analyzer": "std_en", "fields": {"raw": {"type": "keyword"},
+                "en": {"type": "text", "analyzer": "english"}}},
       "group": {"type": "keyword"}}}}')"
 }
 es_index() {
@@ -90,11 +91,19 @@ es_search() {
     "collapse":{"field":"group"},"highlight":{"fields":{"title":{}}}}')" || return 1
   has '"value":3' "$r" && has '<em>insurance</em>' "$r" && has '"group":\["a"\]' "$r" && has '"group":\["b"\]' "$r"
 }
+es_root() { has '"number":"8\.' "$(es GET /)" && curl -sf -o /dev/null -I "$ES_URL/"; }
+es_english() {
+  local r
+  r="$(es POST "/$idx/_search" '{"query":{"match":{"title.en":{"query":"filed rates","operator":"and"}}},"highlight":{"fields":{"title.en":{}}}}')" || return 1
+  has '"value":1' "$r" && has '<em>rate</em> <em>filing</em>' "$r"
+}
 check "elasticsearch: cluster health" es_health
+check "elasticsearch: GET / and HEAD / (infra-compat plugin)" es_root
 check "elasticsearch: create index with mapping + alias" es_create
 check "elasticsearch: index docs with version_type=external" es_index
 check "elasticsearch: stale external version rejected (409)" es_external_conflict
 check "elasticsearch: search with highlight + collapse via alias" es_search
+check "elasticsearch: english analyzer (stemming) + highlight" es_english
 es DELETE "/$idx" >/dev/null || true
 
 echo "$pass passed, $fail failed"
