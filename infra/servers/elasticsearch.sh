@@ -116,7 +116,8 @@ start() {
   rm -f "$ES_PID"
   port_open "$ES_PORT" && die "port 127.0.0.1:$ES_PORT is already in use by another process (not started by this script); set ES_PORT"
   port_open "$ES_TRANSPORT_PORT" && die "transport port 127.0.0.1:$ES_TRANSPORT_PORT is already in use; set ES_TRANSPORT_PORT"
-  need java curl
+  need_java17
+  need curl
   resolve
   install_compat_plugin
   write_config
@@ -133,6 +134,10 @@ start() {
     id "$ES_RUN_AS" >/dev/null 2>&1 || die "user '$ES_RUN_AS' does not exist (set ES_RUN_AS)"
     chown -R "$ES_RUN_AS:" "$ES_HOME_DIR"
     run=(setpriv --reuid="$(id -u "$ES_RUN_AS")" --regid="$(id -g "$ES_RUN_AS")" --clear-groups)
+    if ! "${run[@]}" test -r "$ES_INSTALL/lib/elasticsearch-$ES_VERSION.jar" -a -w "$ES_DATA" -a -x "$java_home/bin/java"; then
+      die "user '$ES_RUN_AS' cannot read $ES_INSTALL or write $ES_DATA (a parent directory is not world-traversable?);" \
+          "set INFRA_CACHE_DIR and SERVERS_DIR to a location it can reach, e.g. INFRA_CACHE_DIR=/var/tmp/infra-cache"
+    fi
   fi
 
   log "starting Elasticsearch $ES_VERSION on $ES_URL (heap $ES_HEAP, data $ES_DATA)"

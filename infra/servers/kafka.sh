@@ -95,7 +95,7 @@ start() {
   if port_open "$KAFKA_CONTROLLER_PORT"; then
     die "controller port 127.0.0.1:$KAFKA_CONTROLLER_PORT is already in use; set KAFKA_CONTROLLER_PORT"
   fi
-  need java
+  need_java17
   resolve
   write_config
 

@@ -19,6 +19,14 @@ need() {
   for c in "$@"; do command -v "$c" >/dev/null 2>&1 || die "required command '$c' not found on PATH"; done
 }
 
+# need_java17: both servers need Java 17 or newer on PATH (or JAVA_HOME/bin first on PATH).
+need_java17() {
+  need java
+  local v
+  v="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')"
+  [[ "${v%%.*}" =~ ^[0-9]+$ && "${v%%.*}" -ge 17 ]] || die "Java 17+ required, found java.specification.version='$v' ($(command -v java))"
+}
+
 # mvn_retry <pom> <mvn args...>: runs Maven in batch mode with retries and backoff.
 mvn_retry() {
   local pom="$1"; shift
