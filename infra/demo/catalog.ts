@@ -202,12 +202,12 @@ export function makeFiling(i: number, dir: Directory, seq: Sequences, opts: Fili
   let toi: string;
   let sub: string;
   let outsideCompany: string | null = null;
-  if (path === 'product') {
-    product = r.pick(dir.products);
-    const rows = product.availability.filter((a) => (source === 'florida_irfs' ? a.state === 'FL' : a.state !== 'FL'));
-    const row = rows.length ? r.pick(rows) : r.pick(product.availability);
+  const inSource = (state: string): boolean => (source === 'florida_irfs' ? state === 'FL' : state !== 'FL');
+  const candidates = path === 'product' ? dir.products.filter((p) => p.availability.some((a) => inSource(a.state))) : [];
+  if (candidates.length) {
+    product = r.pick(candidates);
+    const row = r.pick(product.availability.filter((a) => inSource(a.state)));
     state = row.state;
-    source = state === 'FL' ? 'florida_irfs' : 'serff';
     productType = product.productType;
     productName = product.name;
     carriers = [r.pick(row.writingCompanies)];
