@@ -183,7 +183,7 @@ export interface FilingOptions {
 export function makeFiling(i: number, dir: Directory, seq: Sequences, opts: FilingOptions): FilingResult {
   const r = Rng.for(opts.seed, 'filing', i);
   const id = uuidFor(opts.seed, 'filing', i);
-  let source: 'serff' | 'florida_irfs' = r.chance(1 - SERFF_SHARE) ? 'florida_irfs' : 'serff';
+  const source: 'serff' | 'florida_irfs' = r.chance(1 - SERFF_SHARE) ? 'florida_irfs' : 'serff';
 
   // Dates first: a merged carrier cannot file after its merger.
   const year = r.weighted(YEAR_WEIGHTS);
