@@ -20,11 +20,18 @@ export interface Runtime {
 }
 
 /** Opens the database (embedded or external), migrates, wires the container and prepares read models. */
-export async function openRuntime(config: Config, log: Logger, opts: { poolMax?: number } = {}): Promise<Runtime> {
+export interface RuntimeOptions {
+  poolMax?: number;
+  /** Extra bindings before anything is resolved (tests add projectors or routes here). */
+  configure?: (c: Container) => void;
+}
+
+export async function openRuntime(config: Config, log: Logger, opts: RuntimeOptions = {}): Promise<Runtime> {
   const db = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log, poolMax: opts.poolMax });
   try {
     const secret = await loadSecret(db.knex, config.secret);
     const container = createContainer(config, db, secret, log);
+    opts.configure?.(container);
     const engine = container.get<ProjectionEngine>(TOKENS.ProjectionEngine);
     const store = container.get<EventStore>(TOKENS.EventStore);
     await engine.ensureSchemas();

@@ -16,10 +16,20 @@ export function boundDetails(details: ErrorDetail[]): ErrorDetail[] {
   return details.slice(0, 20).map(boundDetail);
 }
 
-function codeOf(issue: z.core.$ZodIssue): DetailCode {
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let v = input;
+  for (const p of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[p];
+  }
+  return v;
+}
+
+function codeOf(issue: z.core.$ZodIssue, input: unknown): DetailCode {
   switch (issue.code) {
     case 'invalid_type':
-      return (issue as { input?: unknown }).input === undefined ? 'required' : 'invalid_type';
+      // zod 4 does not report the input; a missing value at the path is "required".
+      return valueAt(input, issue.path) === undefined ? 'required' : 'invalid_type';
     case 'unrecognized_keys':
       return 'unknown_field';
     default:
@@ -27,7 +37,7 @@ function codeOf(issue: z.core.$ZodIssue): DetailCode {
   }
 }
 
-export function issuesToDetails(location: DetailLocation, issues: z.core.$ZodIssue[]): ErrorDetail[] {
+export function issuesToDetails(location: DetailLocation, issues: z.core.$ZodIssue[], input?: unknown): ErrorDetail[] {
   const out: ErrorDetail[] = [];
   for (const issue of issues) {
     const path = issue.path.map((p) => String(p));
@@ -39,11 +49,11 @@ export function issuesToDetails(location: DetailLocation, issues: z.core.$ZodIss
       // Report the branch that got furthest rather than "invalid input".
       const best = [...issue.errors].sort((a, b) => b.length - a.length)[0];
       if (best.length) {
-        out.push(...issuesToDetails(location, best.map((i) => ({ ...i, path: [...issue.path, ...i.path] }))));
+        out.push(...issuesToDetails(location, best.map((i) => ({ ...i, path: [...issue.path, ...i.path] })), input));
         continue;
       }
     }
-    const code = codeOf(issue);
+    const code = codeOf(issue, input);
     const message = code === 'required' ? `${path.length ? `"${path[path.length - 1]}"` : 'A value'} is required.` : issue.message;
     out.push({ location, path, code, message });
   }
@@ -53,7 +63,7 @@ export function issuesToDetails(location: DetailLocation, issues: z.core.$ZodIss
 export function parseOrThrow<T>(schema: z.ZodType<T>, location: DetailLocation, input: unknown): T {
   const r = schema.safeParse(input);
   if (r.success) return r.data;
-  const details = issuesToDetails(location, r.error.issues);
+  const details = issuesToDetails(location, r.error.issues, input);
   throw invalidRequest(details[0] ? `Invalid ${location}: ${details[0].message}` : `Invalid ${location}.`, boundDetails(details));
 }
 
