@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runCli, startServe } from '../support/cli';
+
+function postmasterPid(dataDir: string): number | null {
+  const f = path.join(dataDir, 'pg', 'postmaster.pid');
+  return fs.existsSync(f) ? Number(fs.readFileSync(f, 'utf8').split('\n')[0]) : null;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('the ifrs command on the embedded default', function () {
+  this.timeout(180_000);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-cli-'));
+  const dd = ['--data-dir', dataDir];
+  const env = { DATABASE_URL: '', IFRS_DATA_DIR: '' };
+  after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('admin commands print one JSON object each, serve answers /users/me, and CLI commands work while it runs', async () => {
+    const tenant = await runCli(['admin', 'tenant', 'create', '--name', 'Acme', '--dataset', 'naic', ...dd], env);
+    assert.equal(tenant.code, 0, tenant.stderr);
+    assert.match(tenant.json.tenantId, /^[0-9a-f-]{36}$/);
+    assert.equal(tenant.stdout.trim().split('\n').length, 1, 'exactly one JSON object on stdout');
+    const user = await runCli(['admin', 'user', 'create', '--tenant', tenant.json.tenantId, '--name', 'Ana', '--email', 'ana@example.com', ...dd], env);
+    assert.equal(user.code, 0, user.stderr);
+
+    const serve = await startServe(['--port', '0', ...dd], env);
+    try {
+      // Created while the server runs: the CLI reaches the server's Postgres and waits for its projection.
+      const key = await runCli(['admin', 'key', 'create', '--user', user.json.userId, '--permission', 'serff:view', ...dd], env);
+      assert.equal(key.code, 0, key.stderr);
+      assert.match(key.json.apiKey, /^ifrs_/);
+      const me = await fetch(`${serve.url}/users/me`, { headers: { Authorization: `Bearer ${key.json.apiKey}` } });
+      assert.equal(me.status, 200);
+      assert.deepEqual(await me.json(), { id: user.json.userId, tenantId: tenant.json.tenantId, name: 'Ana', email: 'ana@example.com' });
+
+      const second = await runCli(['serve', '--port', '0', ...dd], env, 60_000);
+      assert.notEqual(second.code, 0);
+      assert.match(second.stderr, /already running on the data directory/);
+
+      const events = await runCli(['events', 'read', '--stream', `user-${user.json.userId}`, ...dd], env);
+      assert.equal(events.json.events[0].type, 'UserCreated');
+      assert.equal(events.json.events[0].metadata.actor, 'operator:cli');
+      const status = await runCli(['projections', 'status', ...dd], env);
+      assert.ok(status.json.projections.some((p: { name: string }) => p.name === 'identity'));
+
+      const bad = await runCli(['admin', 'grant', '--scope', 'mc:nope', '--user', user.json.userId, '--role', 'editor', ...dd], env);
+      assert.notEqual(bad.code, 0);
+      assert.equal(bad.stdout, '');
+      assert.equal(bad.stderr.trim().split('\n').length, 1, 'a one-line reason');
+    } finally {
+      serve.child.kill('SIGTERM');
+    }
+    assert.equal(await serve.exited, 0, 'SIGTERM stops the service cleanly');
+    const pid = postmasterPid(dataDir);
+    assert.ok(pid === null || !alive(pid), 'and its Postgres with it');
+  });
+
+  it('rule: an unreachable database gives 503 temporarily_unavailable with Retry-After, never a 500', async () => {
+    const tenant = await runCli(['admin', 'tenant', 'create', '--name', 'B', ...dd], env);
+    const user = await runCli(['admin', 'user', 'create', '--tenant', tenant.json.tenantId, '--name', 'Bo', ...dd], env);
+    const key = await runCli(['admin', 'key', 'create', '--user', user.json.userId, ...dd], env);
+    const serve = await startServe(['--port', '0', ...dd], env);
+    try {
+      process.kill(postmasterPid(dataDir)!, 'SIGKILL');
+      await new Promise((r) => setTimeout(r, 500));
+      const r = await fetch(`${serve.url}/users/me`, { headers: { Authorization: `Bearer ${key.json.apiKey}` } });
+      assert.equal(r.status, 503);
+      assert.ok(r.headers.get('retry-after'));
+      const body = (await r.json()) as { code: string };
+      assert.equal(body.code, 'temporarily_unavailable');
+    } finally {
+      serve.child.kill('SIGKILL');
+      await serve.exited;
+    }
+  });
+});
