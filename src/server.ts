@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import type client from 'prom-client';
+import client, { Gauge, collectDefaultMetrics } from 'prom-client';
 import { createApp } from './http/app';
 import type { RouteModule, RouteSpec } from './http/route';
 import type { Runtime } from './runtime';
@@ -15,9 +15,39 @@ export function collectRoutes(rt: Runtime): RouteSpec[] {
   return rt.container.getAll<RouteModule>(TOKENS.RouteModule).flatMap((m) => m.routes());
 }
 
+/** Projection positions and lag as gauges, read from the checkpoints at scrape time. */
+function registerProjectionMetrics(rt: Runtime, registry: client.Registry): void {
+  if (registry.getSingleMetric('ifrs_projection_position')) return;
+  const position = new Gauge({ name: 'ifrs_projection_position', help: 'Global log position a projection has reached', labelNames: ['projection'], registers: [registry] });
+  const lag = new Gauge({
+    name: 'ifrs_projection_lag',
+    help: 'Events between the log head and the projection checkpoint',
+    labelNames: ['projection'],
+    registers: [registry],
+    async collect() {
+      const s = await rt.engine.status();
+      for (const p of s.projections) {
+        position.set({ projection: p.name }, p.position);
+        this.set({ projection: p.name }, p.lag);
+      }
+    },
+  });
+  void lag;
+  new Gauge({
+    name: 'ifrs_event_log_head',
+    help: 'Newest global log position visible to subscribers',
+    registers: [registry],
+    async collect() {
+      this.set(Number((await rt.store.head()).prepare));
+    },
+  });
+}
+
 export function buildApp(rt: Runtime) {
   const auth = rt.container.get<Authenticator>(TOKENS.Authenticator);
   const metrics = rt.container.get<client.Registry>(TOKENS.Metrics);
+  registerProjectionMetrics(rt, metrics);
+  collectDefaultMetrics({ register: metrics });
   return createApp({
     routes: collectRoutes(rt),
     authenticate: (k) => auth.authenticate(k),

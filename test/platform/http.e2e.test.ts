@@ -90,5 +90,7 @@ describe('HTTP platform: identity, authentication and the error model', () => {
     assert.ok(body.projections.some((p) => p.name === 'identity'));
     const metrics = await (await fetch(`${root}/metrics`)).text();
     assert.match(metrics, /http_request_duration_seconds_bucket/);
+    assert.match(metrics, /ifrs_projection_lag\{projection="identity"\} 0/);
+    assert.match(metrics, /ifrs_event_log_head \d+/);
   });
 });

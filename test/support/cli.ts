@@ -22,11 +22,11 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 
     child.on('error', reject);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      let json: unknown = null;
+      let json: unknown;
       try {
         json = JSON.parse(stdout);
       } catch {
-        json = null;
+        json = null; // not one JSON object: tests that expect one will fail on it
       }
       resolve({ code, stdout, stderr, json });
     });

@@ -1,0 +1,60 @@
+import type { BenchScenario } from '../types';
+import { benchDatabase, tmpDir } from '../support/postgres';
+import { BIN, load, rssMb, startServerProcess } from '../support/load';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { openRuntime } from '../../src/runtime';
+import { TOKENS } from '../../src/tokens';
+import type { IdentityCommands } from '../../commands/identity/identity-commands';
+import path from 'node:path';
+
+/** GET /users/me with authentication against raw node:http and Express hello-world baselines, measured in the same run. */
+export const scenario: BenchScenario = {
+  name: 'http-users-me',
+  async run(ctx) {
+    const seconds = ctx.quick ? 3 : 10;
+    const connections = 16;
+    const url = await benchDatabase();
+    const dataDir = tmpDir('ifrs-bench-data-');
+    const rt = await openRuntime(loadConfig({}, { databaseUrl: url, dataDir }), createLogger('warn'));
+    const id = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+    const { tenantId } = await id.createTenant({ name: 'Bench', datasets: ['naic'], sharing: false }, { actor: 'bench' });
+    const { userId } = await id.createUser({ tenantId, name: 'Bench User', email: 'bench@example.com' }, { actor: 'bench' });
+    const { apiKey } = await id.createKey({ userId, readOnly: false, permissions: [] }, { actor: 'bench' });
+    await rt.close();
+
+    const results: Record<string, { rps: number; p50: number; p99: number; errors: number; rss?: number }> = {};
+    for (const [name, script, target] of [
+      ['node:http hello', path.join(__dirname, '../servers/hello-node.ts'), ''],
+      ['express hello', path.join(__dirname, '../servers/hello-express.ts'), ''],
+    ] as const) {
+      const s = await startServerProcess(script);
+      await load(s.url + target, { connections, seconds: 1 });
+      results[name] = await load(s.url + target, { connections, seconds });
+      await s.stop();
+      ctx.log(`${name}: ${Math.round(results[name].rps)} req/s`);
+    }
+    const serve = await startServerProcess(BIN, ['serve', '--port', '0', '--data-dir', dataDir], { DATABASE_URL: url, LOG_LEVEL: 'warn' });
+    const headers = { Authorization: `Bearer ${apiKey}` };
+    await load(`${serve.url}/users/me`, { connections, seconds: 1, headers });
+    const me = await load(`${serve.url}/users/me`, { connections, seconds, headers });
+    const rss = rssMb(serve.child.pid!);
+    // p99 at a load the service should sustain comfortably: half of the Express baseline's saturation.
+    const rate = Math.round(results['express hello'].rps / 2);
+    const steady = await load(`${serve.url}/users/me`, { connections, seconds, headers, rate });
+    await serve.stop();
+    ctx.log(`users/me: ${Math.round(me.rps)} req/s, p99 ${me.p99} ms; at ${rate} req/s p99 ${steady.p99} ms`);
+    const ex = results['express hello'].rps;
+    const raw = results['node:http hello'].rps;
+    return [
+      { scenario: this.name, metric: 'node:http hello-world', value: raw, unit: 'req/s', note: `p99 ${results['node:http hello'].p99} ms, ${connections} connections` },
+      { scenario: this.name, metric: 'express hello-world', value: ex, unit: 'req/s', note: `p99 ${results['express hello'].p99} ms; ${Math.round((ex / raw) * 100)}% of node:http` },
+      { scenario: this.name, metric: 'GET /users/me (auth) at saturation', value: me.rps, unit: 'req/s', note: `errors ${me.errors}, non-2xx ${me.non2xx}` },
+      { scenario: this.name, metric: '/users/me vs express hello-world', value: (me.rps / ex) * 100, unit: '%', goal: '>= 70' },
+      { scenario: this.name, metric: '/users/me vs node:http hello-world', value: (me.rps / raw) * 100, unit: '%' },
+      { scenario: this.name, metric: 'GET /users/me p99 at saturation', value: me.p99, unit: 'ms' },
+      { scenario: this.name, metric: `GET /users/me p99 at ${rate} req/s`, value: steady.p99, unit: 'ms', goal: '< 10' },
+      { scenario: this.name, metric: 'API process RSS after load', value: rss, unit: 'MB' },
+    ];
+  },
+};
