@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { collectRoutes } from '../../src/server';
+import { client, startTestRuntime, type TestRuntime } from '../support/runtime';
+
+describe('OpenAPI document', () => {
+  let t: TestRuntime;
+  let doc: any;
+  before(async () => {
+    t = await startTestRuntime();
+    doc = (await client(t.baseUrl).get('/openapi.json')).body;
+  });
+  after(async () => t.close());
+
+  it('is a valid OpenAPI 3.1 document, version 2.0.0', async () => {
+    const result = await new Validator().validate(doc);
+    assert.equal(result.valid, true, JSON.stringify(result.errors)?.slice(0, 2000));
+    assert.equal(doc.openapi, '3.1.0');
+    assert.equal(doc.info.version, '2.0.0');
+  });
+
+  it('describes every mounted route in every path form, with the error shape and bearer security', () => {
+    for (const route of collectRoutes(t.rt)) {
+      for (const p of route.paths) {
+        const op = doc.paths[p]?.[route.method];
+        assert.ok(op, `${route.method.toUpperCase()} ${p} is in the document`);
+        assert.ok(op.responses['400'] && op.responses['401'] && op.responses['500'], `${p} documents the error responses`);
+        if (route.auth !== 'none') assert.deepEqual(op.security, [{ bearer: [] }]);
+        if (route.extension) assert.equal(op['x-extension'], true, `${p} is marked x-extension`);
+      }
+    }
+    assert.ok(doc.components.schemas.Error.properties.requestId);
+  });
+});
