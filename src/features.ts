@@ -12,6 +12,10 @@ import { FileDownloadRoutes } from '../queries/files/file-download';
 import { SignedFileDownloadRoutes } from '../queries/files/signed-file-download';
 import { pdfExtractor } from '../infra/files/pdf-extractor';
 import { plainTextExtractor, type Extractor } from '../infra/files/file-ingest';
+import { PostgresSearchIndex } from '../infra/search/postgres-search-index';
+import { SearchProjector } from '../projections/search/search-projector';
+import { SearchFilingsRoutes } from '../queries/search/search-filings';
+import type { SearchIndex } from './ports/search-index';
 
 /**
  * Each feature binds its projectors, command services and route modules. Adding a feature is one
@@ -34,6 +38,10 @@ const filesAndSearch: Feature = (c) => {
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FileTextRoutes(files(ctx), ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.Cursors))).inSingletonScope();
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FileDownloadRoutes(files(ctx), ctx.get(TOKENS.SignedUrls))).inSingletonScope();
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new SignedFileDownloadRoutes(files(ctx), ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.SignedUrls))).inSingletonScope();
+  // Postgres full-text search is the default SearchIndex; an Elasticsearch adapter would be chosen here from ELASTICSEARCH_URL.
+  c.bind(TOKENS.SearchIndex).toDynamicValue((ctx) => new PostgresSearchIndex(ctx.get<Knex>(TOKENS.Knex))).inSingletonScope();
+  c.bind(TOKENS.Projector).toDynamicValue((ctx) => new SearchProjector(ctx.get<SearchIndex>(TOKENS.SearchIndex), ctx.get(TOKENS.BlobStore))).inSingletonScope();
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new SearchFilingsRoutes(ctx.get<SearchIndex>(TOKENS.SearchIndex), ctx.get(TOKENS.Cursors))).inSingletonScope();
 };
 
 export const FEATURES: Feature[] = [identity, filesAndSearch];
