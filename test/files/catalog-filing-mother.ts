@@ -18,7 +18,7 @@ export function aFiling(o: Partial<CatalogFilingFields> = {}): CatalogFilingFiel
   return {
     id: crypto.randomUUID(),
     source,
-    sourceReference: source === 'serff' ? `ACME-13${String(100000 + seq).padStart(6, '0')}` : `26-0${String(10000 + seq)}`,
+    sourceReference: source === 'serff' ? `ACME-1${String(seq).padStart(8, '0')}` : `26-0${String(10000 + seq)}`,
     state: 'FL',
     companyName: 'Acme Property and Casualty Insurance Company',
     naicCompanyCodes: ['12345'],
