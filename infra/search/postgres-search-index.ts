@@ -30,7 +30,7 @@ function recordOf(f: CatalogFilingFields): Omit<CatalogFilingFields, 'descriptio
 
 /** Postgres rejects NUL in text; long pages become several rows with the same page number. */
 function segments(text: string): string[] {
-  const clean = text.replace(/\u0000/g, ' ');
+  const clean = text.replaceAll('\u0000', ' ');
   if (clean.length <= SEGMENT_CHARS) return [clean];
   const out: string[] = [];
   let i = 0;
@@ -122,7 +122,7 @@ export class PostgresSearchIndex implements SearchIndex {
         [
           f.id, x.version, f.source, f.sourceReference, f.sourceReference, f.state, f.companyName, f.productName,
           f.naicCompanyCodes, f.carrierIds, f.groupId, f.toiCode, f.subToiCode, f.normalizedOutcome, f.filingTypeNormalized,
-          f.submissionDate, f.dispositionDate, f.stateStatusChangedDate, meta.replace(/\u0000/g, ' '), JSON.stringify(recordOf(f)),
+          f.submissionDate, f.dispositionDate, f.stateStatusChangedDate, meta.replaceAll('\u0000', ' '), JSON.stringify(recordOf(f)),
         ],
       );
       if (res.rows.length) changed.push(x);
