@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { client, makeCaller, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
-import { aFiling, aTextFile, importFiling, type ImportedFiling } from './catalog-filing-mother';
+import { aContentFile, aFiling, aTextFile, importFiling, pdfOf, type ImportedFiling } from './catalog-filing-mother';
+import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
+import { FILES_PROJECTION } from '../../projections/files/files-projector';
 
 describe('POST /insurance/filings/search and /filings/search', () => {
   let t: TestRuntime;
@@ -201,5 +203,18 @@ describe('POST /insurance/filings/search and /filings/search', () => {
     const without = await search({ query: 'telematics', limit: 200 });
     assert.equal(without.body.exhaustive, true);
     assert.equal(without.body.filings.length, 101);
+  });
+  it('indexes PDF originals extracted at import, page by page; a rebuild re-reads the recorded text, never the PDF', async () => {
+    const pdf = await pdfOf(['Cover letter for the cyber program', 'Ransomware extortion coinsurance of fifty percent applies', 'Signature page']);
+    const f = await importFiling(t.rt, aFiling({ state: 'NJ' }), [aContentFile(pdf, { name: 'Cyber Form.pdf', mimeType: 'application/pdf' })]);
+    await t.rt.engine.catchUp();
+    const body = { query: 'ransomware coinsurance', includePassages: true, filters: [{ field: 'state', operator: 'eq', value: 'NJ' }] };
+    const r = await search(body);
+    assert.deepEqual(ids(r), [f.filing.id]);
+    assert.deepEqual([r.body.filings[0].matches[0].passages[0].pageStart, r.body.filings[0].matches[0].passages[0].pageEnd], [2, 2]);
+    await t.rt.engine.rebuild([SEARCH_PROJECTION, FILES_PROJECTION]);
+    const again = await search(body);
+    assert.deepEqual(again.body, r.body);
+    assert.equal((await api().get(`/filings/${f.filing.id}/files`)).body.files[0].pageCount, 3);
   });
 });
