@@ -279,4 +279,13 @@ describe('stored files of catalog filings: inventory, text, download', () => {
       assert.equal(none.body.code, 'content_unavailable');
     });
   });
+
+  it('the OpenAPI document lists the file, signed download and search operations', async () => {
+    const r = await client(t.baseUrl).get('/openapi.json');
+    assert.equal(r.status, 200);
+    for (const p of ['/filings/{filingId}/files', '/insurance/filings/{filingId}/files', '/files/{fileId}/text', '/files/{fileId}/download', '/signed/files/{fileId}/{version}/{grant}'])
+      assert.ok(r.body.paths[p]?.get, p);
+    for (const p of ['/insurance/filings/search', '/filings/search']) assert.ok(r.body.paths[p]?.post, p);
+    assert.ok(r.body.paths['/files/{fileId}/download'].get.responses['302']);
+  });
 });
