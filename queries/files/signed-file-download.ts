@@ -1,0 +1,103 @@
+import { AppError, notFound } from '../../src/domain/errors';
+import { defineRoute, type RouteModule } from '../../src/http/route';
+import type { SignedUrls } from '../../src/http/signed-urls';
+import { qScalar } from '../../src/http/validation';
+import { z } from '../../src/http/zod';
+import type { BlobStore } from '../../src/ports/blob-store';
+import { downloadRestricted, signedDownloadPath } from './file-download';
+import type { FilesReadModel } from './files-read-model';
+
+/** `filename*` per RFC 6266/8187, with a plain ASCII `filename` for old clients. */
+export function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** One `bytes=` range of a resource of `size` bytes; 'all' when absent or not a single byte range (RFC 9110 allows ignoring it). */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'all' | 'unsatisfiable' {
+  if (!header) return 'all';
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return 'all';
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (start >= size || end < start) return 'unsatisfiable';
+  return { start, end };
+}
+
+const Params = z.strictObject({ fileId: z.string().min(1).max(128), version: z.string().min(1).max(300), grant: z.string().min(1).max(64) });
+const Query = z.strictObject({ expires: qScalar(z.string().max(20)).optional(), signature: qScalar(z.string().max(100)).optional() });
+
+/**
+ * The signed download address itself, served without the API key: the HMAC over the path and the
+ * expiry is the authorization. Altered or expired addresses are 403 `forbidden` (JSON error shape);
+ * a file restricted since the redirect is 403 `download_restricted`.
+ */
+export class SignedFileDownloadRoutes implements RouteModule {
+  constructor(private readonly files: FilesReadModel, private readonly blobs: BlobStore, private readonly signed: SignedUrls) {}
+
+  routes() {
+    return [
+      defineRoute({
+        method: 'get',
+        paths: ['/signed/files/{fileId}/{version}/{grant}'],
+        summary: 'Signed download address (no API key)',
+        description: 'Serves the original with Content-Type, Content-Length, Content-Disposition and single byte-range support (206, 416).',
+        tags: ['files'],
+        extension: true,
+        auth: 'none',
+        params: Params,
+        query: Query,
+        responses: {
+          200: { description: 'The original\'s bytes' },
+          206: { description: 'A byte range of the original' },
+          403: { description: 'forbidden (altered or expired address) or download_restricted' },
+          404: { description: 'The file or version no longer exists' },
+          416: { description: 'range_not_satisfiable' },
+        },
+        handler: async ({ params, query, req, res }) => {
+          const path = signedDownloadPath(params.fileId, params.version, params.grant);
+          const check = this.signed.verify('GET', path, query.expires, query.signature);
+          if (check === 'expired') throw new AppError(403, 'forbidden', 'The signed address has expired; request a new one from /files/{fileId}/download.');
+          if (check !== 'ok') throw new AppError(403, 'forbidden', 'The signed address is invalid (altered or incomplete).');
+          const file = await this.files.fileUnchecked(params.fileId);
+          if (!file) throw notFound();
+          if (file.restricted) throw downloadRestricted();
+          const version = await this.files.version(file.fileId, params.version);
+          if (!version) throw notFound('This file has no such version.');
+          const size = version.size ?? (await this.blobs.size(version.contentSha256));
+          const range = parseRange(req.headers.range, size);
+          res.setHeader('Accept-Ranges', 'bytes');
+          if (range === 'unsatisfiable') {
+            res.setHeader('Content-Range', `bytes */${size}`);
+            throw new AppError(416, 'range_not_satisfiable', `The requested range is outside the file (${size} bytes).`);
+          }
+          res.setHeader('Content-Type', file.mimeType);
+          res.setHeader('Content-Disposition', contentDisposition(file.name));
+          res.setHeader('File-Version-Id', params.version);
+          res.setHeader('Cache-Control', 'private, no-store');
+          const r = range === 'all' ? null : range;
+          res.status(r ? 206 : 200);
+          res.setHeader('Content-Length', String(r ? r.end - r.start + 1 : size));
+          if (r) res.setHeader('Content-Range', `bytes ${r.start}-${r.end}/${size}`);
+          if (req.method === 'HEAD' || size === 0) {
+            res.end();
+            return { handled: true };
+          }
+          const body = this.blobs.stream(version.contentSha256, r ?? undefined);
+          await new Promise<void>((resolve, reject) => {
+            body.on('error', reject);
+            res.on('close', () => resolve());
+            body.pipe(res);
+          });
+          return { handled: true };
+        },
+      }),
+    ];
+  }
+}

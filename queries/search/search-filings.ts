@@ -1,0 +1,130 @@
+import { forbidden, invalidCursor, invalidRequest } from '../../src/domain/errors';
+import type { CursorService } from '../../src/http/cursors';
+import { defineRoute, type RouteContext, type RouteModule } from '../../src/http/route';
+import { z } from '../../src/http/zod';
+import { canViewSerff } from '../../src/identity/principal';
+import type { SearchIndex } from '../../src/ports/search-index';
+import { FILTER_FIELDS, filterProblems } from './search-filters';
+import { buildSearchQuery, intentRepeatsQuery, type SearchBody } from './search-query';
+
+export const SEARCH_BODY_LIMIT = 64 * 1024;
+/** Files listed per filing in `matches`, and passages per file. */
+export const MATCHES_PER_FILING = 20;
+export const PASSAGES_PER_FILE = 2;
+
+const Filter = z
+  .strictObject({ field: z.string().max(64), operator: z.string().max(32), value: z.unknown() })
+  .superRefine((f, ctx) => {
+    for (const p of filterProblems(f)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+  })
+  .openapi('SearchFilter', { description: `Fields: ${Object.keys(FILTER_FIELDS).join(', ')}. The field × operator table is in docs/search.md and the description of the operation.` });
+
+const SortKey = z.strictObject({
+  field: z.enum(['relevance', 'submissionDate', 'dispositionDate', 'stateStatusChangedDate', 'companyName', 'state']),
+  direction: z.enum(['asc', 'desc']),
+});
+
+const bodyFields = {
+  query: z.string().min(1).max(4000),
+  filters: z.array(Filter).max(50).optional(),
+  sort: z
+    .array(SortKey)
+    .min(1)
+    .max(3)
+    .superRefine((keys, ctx) => {
+      keys.forEach((k, i) => {
+        if (k.field === 'relevance' && k.direction !== 'desc') ctx.addIssue({ code: 'custom', path: [i, 'direction'], message: 'relevance sorts desc only.' });
+        if (keys.findIndex((x) => x.field === k.field) !== i) ctx.addIssue({ code: 'custom', path: [i, 'field'], message: `${k.field} is given twice.` });
+      });
+    })
+    .optional(),
+  includePassages: z.boolean().optional(),
+  dataScope: z.enum(['recent', 'historical', 'all']).optional(),
+  limit: z.number().int().min(1).max(200).optional(),
+  cursor: z.string().min(1).max(128).optional(),
+};
+const intent = z.string().min(10).max(500);
+const InsuranceBody = z.strictObject({ ...bodyFields, intent }).openapi('InsuranceSearchRequest');
+const FilingsBody = z.strictObject({ ...bodyFields, intent: intent.optional() }).openapi('SearchRequest');
+type Body = SearchBody & { cursor?: string };
+
+const Passage = z.object({ text: z.string(), pageStart: z.number().int().nullable(), pageEnd: z.number().int().nullable() });
+const Match = z.object({ fileId: z.string().uuid(), versionId: z.string().nullable(), name: z.string(), passages: z.array(Passage).optional() }).openapi('SearchMatch');
+const SearchResponse = z
+  .object({ filings: z.array(z.object({ id: z.string().uuid(), matches: z.array(Match) }).passthrough()), nextCursor: z.string().nullable(), exhaustive: z.boolean() })
+  .openapi('SearchResponse');
+
+const DESCRIPTION = `Document search over catalog filings (docs/search.md has every rule). Body limit 64 KiB (413 request_too_large).
+The best filings by relevance form a candidate window (100 with includePassages, else 1,200); \`sort\` (default submissionDate desc) orders within it.
+A complete tracking number matches the native reference exactly (SERFF case-insensitively), a partial one by prefix.
+Quoted phrases are honoured only with a narrowing filter (state, companyName, carrierIds/naicCompanyCodes containsAny, trackingNumber, a date).
+\`intent\` reorders (its words add a rank component at 0.3 weight) and never selects; one that adds no word to the query is 400.
+Filters (field: operators): ${Object.entries(FILTER_FIELDS).map(([f, s]) => `${f}: ${Object.keys(s.operators).join('/')}`).join('; ')}.`;
+
+/** POST /insurance/filings/search and /filings/search: one handler, two request schemas (intent required on the first). */
+export class SearchFilingsRoutes implements RouteModule {
+  constructor(private readonly index: SearchIndex, private readonly cursors: CursorService) {}
+
+  private async handle({ body, principal }: RouteContext<unknown, Body, unknown>) {
+    if (body.intent !== undefined && intentRepeatsQuery(body.query, body.intent)) {
+      throw invalidRequest('The intent only repeats the query; describe the goal of the search.', [
+        { location: 'body', path: ['intent'], code: 'invalid_value', message: 'The intent adds no word to the query (compared without case, punctuation or spacing).' },
+      ]);
+    }
+    const serff = canViewSerff(principal);
+    if (!serff && body.filters?.some((f) => f.field === 'source' && f.value === 'serff')) throw forbidden('Searching serff filings needs the serff:view permission.');
+    const { cursor, ...semantic } = body;
+    const binding = { kind: 'search.post', principal, request: { ...semantic, limit: semantic.limit ?? 50 } };
+    let offset = 0;
+    let issuedAt: number | undefined;
+    if (cursor) {
+      const c = await this.cursors.decode<{ o: number }>(binding, cursor);
+      if (typeof c.state?.o !== 'number' || c.state.o < 0) throw invalidCursor();
+      offset = c.state.o;
+      issuedAt = c.issuedAt;
+    }
+    const q = buildSearchQuery(semantic, { canViewSerff: serff }, { offset });
+    const page = await this.index.search(q);
+    const includePassages = q.window === 100;
+    const hits = page.hits.map((h) => ({ ...h, matches: h.matches.slice(0, MATCHES_PER_FILING) }));
+    const passages = includePassages
+      ? await this.index.passages(q, hits.flatMap((h) => h.matches.map((m) => ({ filingId: h.filing.id, fileId: m.fileId }))), PASSAGES_PER_FILE)
+      : null;
+    const end = offset + hits.length;
+    const nextCursor = hits.length && end < page.candidates ? await this.cursors.encode(binding, { o: end }, issuedAt) : null;
+    return {
+      headers: { 'Cache-Control': 'no-store' },
+      body: {
+        filings: hits.map((h) => ({
+          ...h.filing,
+          matches: h.matches.map((m) => {
+            const p = passages?.get(m.fileId);
+            return { fileId: m.fileId, versionId: m.versionId, name: m.name, ...(p?.length ? { passages: p } : {}) };
+          }),
+        })),
+        nextCursor,
+        exhaustive: page.exhaustive,
+      },
+    };
+  }
+
+  routes() {
+    const common = {
+      method: 'post' as const,
+      summary: 'Search filing documents',
+      description: DESCRIPTION,
+      tags: ['search'],
+      bodyLimit: SEARCH_BODY_LIMIT,
+      responses: {
+        200: { description: 'A page of matching filings', schema: SearchResponse },
+        403: { description: 'An explicit source=serff filter without serff:view' },
+        413: { description: 'request_too_large: body over 64 KiB' },
+      },
+      handler: (ctx: RouteContext<unknown, Body, unknown>) => this.handle(ctx),
+    };
+    return [
+      defineRoute({ ...common, paths: ['/insurance/filings/search'], body: InsuranceBody as unknown as z.ZodType<Body> }),
+      defineRoute({ ...common, paths: ['/filings/search'], body: FilingsBody as unknown as z.ZodType<Body> }),
+    ];
+  }
+}

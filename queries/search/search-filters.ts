@@ -1,0 +1,124 @@
+import type { IndexFilter } from '../../src/ports/search-index';
+
+/**
+ * Every accepted filter `field` × `operator`, with its value type. docs/search.md reproduces this
+ * table; anything else is 400 invalid_request with a detail at filters[i].
+ */
+type ValueKind = 'string' | 'strings' | 'date' | 'dateRange';
+interface FieldSpec {
+  operators: Partial<Record<string, ValueKind>>;
+  /** Checks one string value; returns a message when it is not acceptable. */
+  check?: (v: string) => string | null;
+  /** Narrowing filters make quoted phrases count (spec: state, company, NAIC code, tracking number, date). */
+  narrowing?: (op: string) => boolean;
+}
+
+const OUTCOMES = ['APPROVED', 'FILED', 'ACKNOWLEDGED', 'INFORMATIONAL', 'REJECTED', 'WITHDRAWN', 'PENDING', 'UNKNOWN'];
+const FILING_TYPES = [
+  'FORM', 'RATE', 'RULE', 'RATE_RULE', 'FORM_RATE', 'FORM_RULE', 'FORM_RATE_RULE', 'ENDORSEMENT', 'LOSS_COST', 'ADVERTISING', 'CERTIFICATION',
+  'CONTRACT', 'CONSENT_TO_RATE', 'DEVIATIONS', 'INFORMATIONAL', 'NEW_PROGRAM', 'REPORT', 'SERVICE_CONTRACT', 'UNDERWRITING_GUIDE',
+  'ANNUAL_FORMS_LIST', 'MANUSCRIPT', 'POLICY_FORM', 'PREDICTIVE_MODEL', 'ORGANIZATION_ADOPTION', 'OTHER',
+];
+const text = (max: number) => (v: string) => (v.length >= 1 && v.length <= max ? null : `Must be 1 to ${max} characters.`);
+const pattern = (re: RegExp, what: string) => (v: string) => (re.test(v) ? null : `Must be ${what}.`);
+const oneOf = (values: string[]) => (v: string) => (values.includes(v) ? null : `Must be one of ${values.join(', ')}.`);
+const always = () => true;
+const dates = { gte: 'date', lte: 'date', between: 'dateRange' } as const;
+
+export const FILTER_FIELDS: Record<string, FieldSpec> = {
+  state: { operators: { eq: 'string', in: 'strings' }, check: pattern(/^[A-Za-z]{2}$/, 'a two-letter state code'), narrowing: always },
+  carrierIds: { operators: { containsAny: 'strings', notContainsAny: 'strings' }, check: text(500), narrowing: (op) => op === 'containsAny' },
+  naicCompanyCodes: { operators: { containsAny: 'strings', notContainsAny: 'strings' }, check: pattern(/^\d{5}$/, 'a five-digit NAIC company code'), narrowing: (op) => op === 'containsAny' },
+  groupId: { operators: { eq: 'string', in: 'strings' }, check: text(500) },
+  toiCode: { operators: { eq: 'string', in: 'strings' }, check: pattern(/^\d+(\.\d+)*$/, 'a normalized code such as 04.0 (digits separated by dots, 1 to 20 characters)') },
+  subToiCode: { operators: { eq: 'string', in: 'strings' }, check: pattern(/^\d+(\.\d+)*$/, 'a normalized code such as 04.0000') },
+  companyName: { operators: { eq: 'string', contains: 'string' }, check: text(500), narrowing: always },
+  productName: { operators: { eq: 'string', contains: 'string' }, check: text(500) },
+  submissionDate: { operators: dates, narrowing: always },
+  dispositionDate: { operators: dates, narrowing: always },
+  stateStatusChangedDate: { operators: dates, narrowing: always },
+  trackingNumber: { operators: { eq: 'string', in: 'strings' }, check: text(256), narrowing: always },
+  normalizedOutcome: { operators: { eq: 'string', in: 'strings' }, check: oneOf(OUTCOMES) },
+  filingTypeNormalized: { operators: { eq: 'string', in: 'strings' }, check: oneOf(FILING_TYPES) },
+  source: { operators: { eq: 'string' }, check: oneOf(['serff', 'florida_irfs']) },
+};
+
+export interface RawFilter {
+  field: string;
+  operator: string;
+  value: unknown;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+function isDate(v: unknown): v is string {
+  return typeof v === 'string' && DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+}
+
+/** Problems of one filter as [path below the filter, message]; empty when it is valid. */
+export function filterProblems(f: RawFilter): { path: string[]; message: string; code: 'invalid_value' | 'invalid_type' }[] {
+  const spec = FILTER_FIELDS[f.field];
+  if (!spec) return [{ path: ['field'], code: 'invalid_value', message: `Unknown filter field "${String(f.field).slice(0, 40)}"; see docs/search.md.` }];
+  const kind = spec.operators[f.operator];
+  if (!kind) return [{ path: ['operator'], code: 'invalid_value', message: `Field ${f.field} takes operator ${Object.keys(spec.operators).join(', ')}.` }];
+  const v = f.value;
+  switch (kind) {
+    case 'string': {
+      if (typeof v !== 'string') return [{ path: ['value'], code: 'invalid_type', message: `${f.field} ${f.operator} takes a string.` }];
+      const m = spec.check?.(v);
+      return m ? [{ path: ['value'], code: 'invalid_value', message: m }] : [];
+    }
+    case 'strings': {
+      if (!Array.isArray(v) || v.length < 1 || v.length > 100) return [{ path: ['value'], code: 'invalid_type', message: `${f.field} ${f.operator} takes an array of 1 to 100 strings.` }];
+      for (let i = 0; i < v.length; i++) {
+        if (typeof v[i] !== 'string') return [{ path: ['value', String(i)], code: 'invalid_type', message: 'Must be a string.' }];
+        const m = spec.check?.(v[i] as string);
+        if (m) return [{ path: ['value', String(i)], code: 'invalid_value', message: m }];
+      }
+      return [];
+    }
+    case 'date':
+      return isDate(v) ? [] : [{ path: ['value'], code: typeof v === 'string' ? 'invalid_value' : 'invalid_type', message: 'Must be a date YYYY-MM-DD.' }];
+    case 'dateRange':
+      if (!Array.isArray(v) || v.length !== 2 || !isDate(v[0]) || !isDate(v[1])) return [{ path: ['value'], code: 'invalid_type', message: 'between takes [from, to] dates YYYY-MM-DD (inclusive).' }];
+      return v[0] <= v[1] ? [] : [{ path: ['value'], code: 'invalid_value', message: 'The range ends before it starts.' }];
+  }
+}
+
+export function isNarrowing(f: RawFilter): boolean {
+  return FILTER_FIELDS[f.field]?.narrowing?.(f.operator) ?? false;
+}
+
+/** trackingNumber values: Florida references carry an `FL-` prefix (stored without it); others are SERFF. */
+export function parseTrackingNumber(v: string): { source: 'serff' | 'florida_irfs'; reference: string } {
+  return /^FL-/i.test(v) ? { source: 'florida_irfs', reference: v.slice(3) } : { source: 'serff', reference: v };
+}
+
+/** A validated raw filter as the index's normalized form. */
+export function toIndexFilter(f: RawFilter): IndexFilter {
+  const values = (Array.isArray(f.value) ? f.value : [f.value]) as string[];
+  switch (f.field) {
+    case 'carrierIds':
+    case 'naicCompanyCodes':
+      return { kind: 'arrayAny', field: f.field, values, negate: f.operator === 'notContainsAny' };
+    case 'submissionDate':
+    case 'dispositionDate':
+    case 'stateStatusChangedDate':
+      if (f.operator === 'between') return { kind: 'date', field: f.field, from: values[0], to: values[1] };
+      return { kind: 'date', field: f.field, from: f.operator === 'gte' ? values[0] : null, to: f.operator === 'lte' ? values[0] : null };
+    case 'trackingNumber':
+      return { kind: 'reference', refs: values.map(parseTrackingNumber) };
+    case 'companyName':
+    case 'productName':
+      return f.operator === 'contains' ? { kind: 'contains', field: f.field, value: values[0] } : { kind: 'in', field: f.field, values };
+    case 'state':
+    case 'groupId':
+    case 'toiCode':
+    case 'subToiCode':
+    case 'normalizedOutcome':
+    case 'filingTypeNormalized':
+    case 'source':
+      return { kind: 'in', field: f.field, values };
+    default:
+      throw new Error(`unvalidated filter field ${f.field}`);
+  }
+}
