@@ -103,13 +103,12 @@ export class KafkaRelay {
 
   private sleep(ms: number): Promise<void> {
     return new Promise<void>((resolve) => {
-      const t = setTimeout(done, ms);
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(t);
-        if (self.wake === done) self.wake = null;
+        if (this.wake === done) this.wake = null;
         resolve();
-      }
+      };
+      const t = setTimeout(done, ms);
       this.wake = done;
     });
   }
