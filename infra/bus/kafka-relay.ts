@@ -63,7 +63,13 @@ export class KafkaRelay {
   async start(): Promise<void> {
     if (this.running) return;
     await ensureTopic(this.kafka, this.opts);
-    const producer = this.kafka.producer({ idempotent: true, createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
+    const producer = this.kafka.producer({
+      idempotent: true,
+      // Idempotence needs unlimited retries: a send waits out a broker outage instead of failing (stop() disconnects).
+      retry: { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 10_000 },
+      createPartitioner: Partitioners.DefaultPartitioner,
+      allowAutoTopicCreation: false,
+    });
     await producer.connect();
     this.producer = producer;
     this.running = true;
