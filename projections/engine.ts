@@ -9,6 +9,8 @@ import type { Projector, TableNamer } from './projector';
 
 const SHADOW = '__rb';
 const SCHEMA_LOCK = 7262612;
+/** Lag is counted up to this many events (readiness compares it with IFRS_READY_MAX_LAG, default 10,000). */
+const LAG_CAP = 1_000_000;
 
 interface Checkpoint {
   position: LogPosition;
@@ -234,22 +236,21 @@ export class ProjectionEngine {
 
   async status(): Promise<{ projections: ProjectionStatus[]; head: number }> {
     const head = await this.store.head();
-    const headCount = await this.countUpTo(head);
     const out: ProjectionStatus[] = [];
     for (const p of this.byName.values()) {
       const cp = (await this.readCheckpoint(this.knex, p.name)) ?? { position: START, version: 0 };
-      out.push({ name: p.name, position: Number(cp.position.prepare), lag: headCount - (await this.countUpTo(cp.position)), version: cp.version });
+      out.push({ name: p.name, position: Number(cp.position.prepare), lag: await this.lag(cp.position, head), version: cp.version });
     }
     return { projections: out, head: Number(head.prepare) };
   }
 
-  /** Events at or before a position (the log is gap-free in (transaction, position) order). */
-  private async countUpTo(pos: LogPosition): Promise<number> {
-    const res = await this.knex.raw(`select count(*)::bigint as n from es_events where (transaction_id, global_position) <= (?::xid8, ?::bigint)`, [
-      pos.commit.toString(),
-      pos.prepare.toString(),
-    ]);
-    return Number(res.rows[0].n);
+  /**
+   * Events between a checkpoint and the head, through the port (so it works on any adapter), capped
+   * since readiness only compares it with a bound. Adapters that cannot count report 1 for "behind".
+   */
+  private async lag(from: LogPosition, head: LogPosition): Promise<number> {
+    if (comparePositions(from, head) >= 0) return 0;
+    return this.store.countBetween ? this.store.countBetween(from, head, LAG_CAP) : 1;
   }
 
   private async dropTables(trx: Knex.Transaction, p: Projector, suffix: string): Promise<void> {
