@@ -9,6 +9,8 @@ import type { Projector, TableNamer } from './projector';
 
 const SHADOW = '__rb';
 const SCHEMA_LOCK = 7262612;
+/** Lag is counted up to this many events (readiness compares it with IFRS_READY_MAX_LAG, default 10,000). */
+const LAG_CAP = 1_000_000;
 
 interface Checkpoint {
   position: LogPosition;
@@ -232,21 +234,24 @@ export class ProjectionEngine {
     }
   }
 
-  /**
-   * Positions and lag. Lag is the distance in global positions between the head and the checkpoint:
-   * exact for Postgres apart from positions burnt by rolled-back appends, and cheap (no count over the log).
-   */
+  /** Positions and lag (events between checkpoint and head, counted through the port and capped). */
   async status(): Promise<{ projections: ProjectionStatus[]; head: number }> {
     const head = await this.store.head();
     const out: ProjectionStatus[] = [];
-    const rows = await this.knex('projection_checkpoints').select('name', this.knex.raw('prepare_position::text as p'), 'version');
-    const byName = new Map(rows.map((r: { name: string; p: string; version: number }) => [r.name, r]));
     for (const p of this.byName.values()) {
-      const r = byName.get(p.name);
-      const position = r ? Number(r.p) : 0;
-      out.push({ name: p.name, position, lag: Math.max(0, Number(head.prepare) - position), version: r?.version ?? 0 });
+      const cp = (await this.readCheckpoint(this.knex, p.name)) ?? { position: START, version: 0 };
+      out.push({ name: p.name, position: Number(cp.position.prepare), lag: await this.lag(cp.position, head), version: cp.version });
     }
     return { projections: out, head: Number(head.prepare) };
+  }
+
+  /**
+   * Events between a checkpoint and the head, through the port (so it works on any adapter), capped
+   * since readiness only compares it with a bound. Adapters that cannot count report 1 for "behind".
+   */
+  private async lag(from: LogPosition, head: LogPosition): Promise<number> {
+    if (comparePositions(from, head) >= 0) return 0;
+    return this.store.countBetween ? this.store.countBetween(from, head, LAG_CAP) : 1;
   }
 
   private async dropTables(trx: Knex.Transaction, p: Projector, suffix: string): Promise<void> {

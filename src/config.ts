@@ -12,6 +12,8 @@ export interface Config {
   publicBaseUrl: string | null;
   esdbUrl: string | null;
   kafkaBrokers: string[] | null;
+  /** The one topic the Kafka relay writes every event to (key = stream id). */
+  kafkaTopic: string;
   elasticsearchUrl: string | null;
   /** Upper bound for the read-your-writes wait of a command, in milliseconds. */
   readYourWritesTimeoutMs: number;
@@ -30,6 +32,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicBaseUrl: env.PUBLIC_BASE_URL || null,
     esdbUrl: env.ESDB_URL || null,
     kafkaBrokers: env.KAFKA_BROKERS ? env.KAFKA_BROKERS.split(',').map((s) => s.trim()).filter(Boolean) : null,
+    kafkaTopic: env.KAFKA_TOPIC || 'ifrs.events',
     elasticsearchUrl: env.ELASTICSEARCH_URL || null,
     readYourWritesTimeoutMs: Number(env.IFRS_RYW_TIMEOUT_MS ?? 5000),
     readyMaxLag: Number(env.IFRS_READY_MAX_LAG ?? 10000),

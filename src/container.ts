@@ -18,6 +18,11 @@ import { FsBlobStore } from '../infra/blobs/fs-blob-store';
 import { BlobFileIngest, plainTextExtractor, type Extractor } from '../infra/files/file-ingest';
 import { SignedUrls } from './http/signed-urls';
 import { StoreBackedBus } from '../infra/bus/store-backed-bus';
+import { EsdbEventStore } from '../infra/eventstore/esdb-event-store';
+import { KafkaBus } from '../infra/bus/kafka-bus';
+import { KafkaRelay } from '../infra/bus/kafka-relay';
+import { DEFAULT_TOPIC, createKafka } from '../infra/bus/kafka-client';
+import type { BusRelay } from './ports/bus';
 
 /**
  * The composition root: the only place that chooses adapters. Services are plain classes with
@@ -31,8 +36,9 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
   c.bind(TOKENS.Knex).toConstantValue(db.knex);
   c.bind(TOKENS.Secret).toConstantValue(secret);
   c.bind(TOKENS.Metrics).toConstantValue(new client.Registry());
+  // ESDB_URL moves the log to EventStoreDB; checkpoints, read models and bus bookkeeping stay in Postgres.
   c.bind(TOKENS.EventStore)
-    .toDynamicValue(() => new PostgresEventStore(db.knex, db.connectionString))
+    .toDynamicValue(() => (config.esdbUrl ? new EsdbEventStore(config.esdbUrl) : new PostgresEventStore(db.knex, db.connectionString)))
     .inSingletonScope();
   c.bind(TOKENS.ProjectionEngine)
     .toDynamicValue((ctx) => new ProjectionEngine(db.knex, ctx.get<EventStore>(TOKENS.EventStore), ctx.getAll<Projector>(TOKENS.Projector), log))
@@ -47,7 +53,23 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
   c.bind(TOKENS.Extractors).toConstantValue([plainTextExtractor] as Extractor[]);
   c.bind(TOKENS.FileIngest).toDynamicValue((ctx) => new BlobFileIngest(ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.Extractors))).inSingletonScope();
   c.bind(TOKENS.SignedUrls).toDynamicValue(() => new SignedUrls(secret, config.publicBaseUrl)).inSingletonScope();
-  c.bind(TOKENS.Bus).toDynamicValue((ctx) => new StoreBackedBus(db.knex, ctx.get(TOKENS.EventStore), log)).inSingletonScope();
+  bindBus(c, config, db, log);
   for (const install of FEATURES) install(c);
   return c;
+}
+
+/**
+ * KAFKA_BROKERS → the Kafka bus plus its relay (started by the projector and all roles, see
+ * server.ts); otherwise the store-backed bus, which reads the event store directly and needs no relay.
+ */
+function bindBus(c: Container, config: Config, db: Database, log: Logger): void {
+  if (!config.kafkaBrokers) {
+    c.bind(TOKENS.Bus).toDynamicValue((ctx) => new StoreBackedBus(db.knex, ctx.get(TOKENS.EventStore), log)).inSingletonScope();
+    c.bind(TOKENS.BusRelay).toConstantValue({ start: async () => undefined, stop: async () => undefined } satisfies BusRelay);
+    return;
+  }
+  const kafka = createKafka(config.kafkaBrokers, log);
+  const topic = { ...DEFAULT_TOPIC, topic: config.kafkaTopic };
+  c.bind(TOKENS.Bus).toDynamicValue(() => new KafkaBus(db.knex, kafka, log, topic)).inSingletonScope();
+  c.bind(TOKENS.BusRelay).toDynamicValue((ctx) => new KafkaRelay(db.knex, ctx.get(TOKENS.EventStore), kafka, log, topic)).inSingletonScope();
 }

@@ -7,7 +7,7 @@ import { loadSecret } from '../infra/postgres/secrets';
 import type { ProjectionEngine } from '../projections/engine';
 import type { EventStore } from '../infra/eventstore/event-store';
 import { TOKENS } from './tokens';
-import type { Bus } from './ports/bus';
+import type { Bus, BusRelay } from './ports/bus';
 
 export interface Runtime {
   config: Config;
@@ -47,6 +47,7 @@ export async function openRuntime(config: Config, log: Logger, opts: RuntimeOpti
         if (closed) return;
         closed = true;
         await engine.stop();
+        await container.get<BusRelay>(TOKENS.BusRelay).stop();
         await container.get<Bus>(TOKENS.Bus).close();
         await store.close();
         await db.close();

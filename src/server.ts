@@ -8,8 +8,15 @@ import type { Runtime } from './runtime';
 import { TOKENS } from './tokens';
 import type { Authenticator } from '../queries/identity/authenticator';
 import { DECISIONS } from './decisions';
+import type { Bus, BusRelay, BusWorker } from './ports/bus';
 
-export type Role = 'all' | 'api' | 'projector' | 'indexer';
+/**
+ * What a process runs: `api` HTTP only; `projector` the projection engine and the bus relay (Kafka
+ * only; one relay is active, the others stand by); `relay` the relay alone; `indexer` the bus workers
+ * (a consumer group: scale out freely); `all` everything (the embedded default).
+ */
+export type Role = 'all' | 'api' | 'projector' | 'relay' | 'indexer';
+export const ROLES: readonly Role[] = ['all', 'api', 'projector', 'relay', 'indexer'];
 
 export function collectRoutes(rt: Runtime): RouteSpec[] {
   return rt.container.getAll<RouteModule>(TOKENS.RouteModule).flatMap((m) => m.routes());
@@ -98,8 +105,20 @@ export function acquireServeLock(dataDir: string): () => void {
   throw new Error(`could not take the serve lock in ${dataDir}`);
 }
 
+/** Starts every bound bus worker on the runtime's bus; the bus stops them when the runtime closes. */
+async function startBusWorkers(rt: Runtime): Promise<void> {
+  if (!rt.container.isBound(TOKENS.BusWorker)) return;
+  const bus = rt.container.get<Bus>(TOKENS.Bus);
+  for (const w of rt.container.getAll<BusWorker>(TOKENS.BusWorker)) {
+    await w.start(bus);
+    rt.log.info({ worker: w.name }, 'bus worker started');
+  }
+}
+
 export async function startServer(rt: Runtime, opts: { port: number; host: string; role: Role }): Promise<{ server: http.Server | null; url: string | null }> {
   if (opts.role === 'all' || opts.role === 'projector') await rt.engine.start();
+  if (opts.role === 'all' || opts.role === 'projector' || opts.role === 'relay') await rt.container.get<BusRelay>(TOKENS.BusRelay).start();
+  if (opts.role === 'all' || opts.role === 'indexer') await startBusWorkers(rt);
   if (opts.role !== 'all' && opts.role !== 'api') return { server: null, url: null };
   const app = buildApp(rt);
   const server = http.createServer(app);

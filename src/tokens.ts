@@ -18,6 +18,10 @@ export const TOKENS = {
   FileIngest: Symbol.for('FileIngest'),
   RecordImporter: Symbol.for('RecordImporter'),
   Bus: Symbol.for('Bus'),
+  /** Moves committed events onto the bus (Kafka relay); a no-op for the store-backed bus. */
+  BusRelay: Symbol.for('BusRelay'),
+  /** Multi-bound: the bus consumers the indexer role runs. */
+  BusWorker: Symbol.for('BusWorker'),
   SearchIndex: Symbol.for('SearchIndex'),
   Extractors: Symbol.for('Extractors'),
   SignedUrls: Symbol.for('SignedUrls'),

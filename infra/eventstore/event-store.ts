@@ -20,6 +20,11 @@ export interface EventStore {
   readAll(opts: ReadAllOptions): Promise<ReadAllResult>;
   /** The newest position a subscriber can currently see. */
   head(): Promise<LogPosition>;
+  /**
+   * Optional: how many events lie in (after, upTo], counting at most `cap` (lag for readiness and
+   * metrics). Without it the projection engine reports a lag of 1 for "behind" and 0 for "caught up".
+   */
+  countBetween?(after: LogPosition, upTo: LogPosition, cap: number): Promise<number>;
   /** Calls back (without data) whenever new events may be readable; returns an unsubscribe. */
   onAppended(listener: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;

@@ -160,6 +160,17 @@ export class PostgresEventStore implements EventStore {
     return r ? { commit: BigInt(r.tx), prepare: BigInt(r.global_position) } : { commit: 0n, prepare: 0n };
   }
 
+  /** Range count on the (transaction_id, global_position) index; the log has no gaps in that order. */
+  async countBetween(after: LogPosition, upTo: LogPosition, cap: number): Promise<number> {
+    const res = await this.knex.raw(
+      `select count(*)::bigint as n from (select 1 from es_events
+        where (transaction_id, global_position) > (cast(? as xid8), cast(? as bigint))
+          and (transaction_id, global_position) <= (cast(? as xid8), cast(? as bigint)) limit ?) c`,
+      [after.commit.toString(), after.prepare.toString(), upTo.commit.toString(), upTo.prepare.toString(), cap],
+    );
+    return Number(res.rows[0].n);
+  }
+
   async onAppended(listener: () => void): Promise<() => Promise<void>> {
     this.listeners.add(listener);
     if (!this.listener) {

@@ -3,7 +3,7 @@ import cliProgress from 'cli-progress';
 import { loadConfig, type Config } from '../config';
 import { createLogger } from '../logger';
 import { openRuntime, type Runtime } from '../runtime';
-import { acquireServeLock, startServer, type Role } from '../server';
+import { ROLES, acquireServeLock, startServer, type Role } from '../server';
 import { TOKENS } from '../tokens';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
 import { fail, printResult } from './output';
@@ -55,7 +55,7 @@ export function buildCli(): Command {
     .description('start the service')
     .option('--port <n>', 'port (default $PORT or 8080)')
     .option('--host <h>', 'host (default 127.0.0.1)')
-    .addOption(new Option('--role <role>', 'process role').choices(['all', 'api', 'projector', 'indexer']).default('all'))
+    .addOption(new Option('--role <role>', 'process role (see README, Production topology)').choices([...ROLES]).default('all'))
     .action(async (opts: { port?: string; host?: string; role: Role }, cmd: Command) => {
       const config = configFrom(cmd);
       const log = createLogger(config.logLevel);

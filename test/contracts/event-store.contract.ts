@@ -85,6 +85,19 @@ export function eventStoreContract(name: string, makeFixture: () => Promise<Even
       assert.equal(comparePositions(head, all.horizon), 0);
     });
 
+    it('counts the events between two positions, capped (projection lag), when the adapter can', async function () {
+      if (!fx.store.countBetween) this.skip();
+      const before = await fx.store.head();
+      const s = `test-${uniq()}`;
+      await fx.store.append(s, [{ type: 'A', data: {} }, { type: 'B', data: {} }, { type: 'C', data: {} }], 0, {});
+      const head = await fx.store.head();
+      const [first] = await fx.store.readStream(s);
+      assert.equal(await fx.store.countBetween!(before, head, 100), 3);
+      assert.equal(await fx.store.countBetween!(first.position, head, 100), 2);
+      assert.equal(await fx.store.countBetween!(before, head, 2), 2, 'capped');
+      assert.equal(await fx.store.countBetween!(head, head, 100), 0);
+    });
+
     it('never lets a subscriber skip an event whose transaction commits after a later one became visible', async function () {
       if (!fx.slowAppend) this.skip();
       const before = await fx.store.head();

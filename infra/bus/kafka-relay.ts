@@ -1,0 +1,192 @@
+import { EventEmitter } from 'node:events';
+import type { Knex } from 'knex';
+import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
+import { START, comparePositions, type LogPosition, type RecordedEvent } from '../../src/domain/events';
+import type { Logger } from '../../src/logger';
+import type { EventStore, ReadAllResult } from '../eventstore/event-store';
+import { readCheckpoint, writeCheckpoint } from './checkpoint';
+import { ensureTopic, type KafkaTopicSettings } from './kafka-client';
+import { toMessage } from './kafka-message';
+import { SessionLock } from './session-lock';
+
+export interface KafkaRelayOptions extends KafkaTopicSettings {
+  /** Events read from the store per batch (one checkpoint write per batch). */
+  batchSize?: number;
+  /** Checkpoint row in projection_checkpoints; also the name of the leader lock. */
+  checkpointName?: string;
+  /** Upper bound on the value bytes of one produce request (the topic allows 10 MB per partition batch). */
+  maxRequestBytes?: number;
+}
+
+/**
+ * Relays committed events from the EventStore to Kafka: a catch-up subscription on the store from the
+ * checkpoint `relay:kafka`, producing every event keyed by stream id, and moving the checkpoint only
+ * after the broker acknowledged the batch (acks = all). A crash between acknowledgement and checkpoint
+ * sends that batch again: delivery is at least once, and consumers dedupe on event id. The producer is
+ * idempotent, so its own retries inside one session add no duplicates. One relay is active at a time
+ * (a Postgres advisory lock); others stand by, so the topic gets each stream's events in order.
+ */
+export class KafkaRelay {
+  private producer: Producer | null = null;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
+  private readonly lock: SessionLock;
+  private readonly progress = new EventEmitter();
+  private position: LogPosition = START;
+  private readonly batchSize: number;
+  private readonly checkpointName: string;
+  private readonly maxRequestBytes: number;
+  /** Events produced since start (duplicates after a crash included). */
+  relayed = 0;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly store: EventStore,
+    private readonly kafka: Kafka,
+    private readonly log: Logger,
+    private readonly opts: KafkaRelayOptions,
+  ) {
+    this.batchSize = opts.batchSize ?? 5000;
+    this.checkpointName = opts.checkpointName ?? 'relay:kafka';
+    this.maxRequestBytes = opts.maxRequestBytes ?? 4 * 1024 * 1024;
+    this.lock = new SessionLock(knex, this.checkpointName);
+    this.progress.setMaxListeners(0);
+  }
+
+  /** The position acknowledged and checkpointed by this process (START while standing by). */
+  get relayedUpTo(): LogPosition {
+    return this.position;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    await ensureTopic(this.kafka, this.opts);
+    const producer = this.kafka.producer({
+      idempotent: true,
+      // Idempotence needs unlimited retries: a send waits out a broker outage instead of failing (stop() disconnects).
+      retry: { retries: Number.MAX_SAFE_INTEGER, maxRetryTime: 10_000 },
+      createPartitioner: Partitioners.DefaultPartitioner,
+      allowAutoTopicCreation: false,
+    });
+    await producer.connect();
+    this.producer = producer;
+    this.running = true;
+    this.unlisten = await this.store.onAppended(() => this.wake?.());
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    this.loop = null;
+    await this.unlisten?.();
+    await this.producer?.disconnect();
+    this.producer = null;
+    await this.lock.release();
+  }
+
+  /** Resolves once this relay has checkpointed `pos` (rejects after timeoutMs). */
+  async waitFor(pos: LogPosition, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (comparePositions(this.position, pos) < 0) {
+      if (Date.now() > deadline) throw new Error(`kafka relay did not reach ${pos.commit}:${pos.prepare} within ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(done, 100);
+        const progress = this.progress;
+        function done() {
+          clearTimeout(t);
+          progress.off('progress', done);
+          resolve();
+        }
+        progress.on('progress', done);
+      });
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        if (this.wake === done) this.wake = null;
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        if (!(await this.lock.tryAcquire())) {
+          await this.sleep(1000); // another relay is active: stand by
+          continue;
+        }
+        await this.pump();
+      } catch (e) {
+        this.log.error({ err: e }, 'kafka relay failed; resuming from its checkpoint');
+        await this.sleep(1000);
+      }
+    }
+  }
+
+  /**
+   * Read → produce → checkpoint, with the next read running while the broker acknowledges the
+   * current batch. Returns when stopped or when the leader lock was lost.
+   */
+  private async pump(): Promise<void> {
+    let pos = await readCheckpoint(this.knex, this.checkpointName);
+    this.note(pos);
+    const read = (after: LogPosition) => {
+      const p = this.store.readAll({ after, limit: this.batchSize });
+      p.catch(() => undefined); // awaited below; this only keeps an abandoned prefetch from being "unhandled"
+      return p;
+    };
+    let next: Promise<ReadAllResult> = read(pos);
+    while (this.running) {
+      const batch = await next;
+      if (comparePositions(batch.horizon, pos) <= 0) {
+        await this.sleep(1000);
+        if (!(await this.lock.check())) return;
+        next = read(pos);
+        continue;
+      }
+      next = read(batch.horizon);
+      await this.send(batch.events);
+      await writeCheckpoint(this.knex, this.checkpointName, batch.horizon);
+      pos = batch.horizon;
+      this.note(pos);
+    }
+  }
+
+  private async send(events: RecordedEvent[]): Promise<void> {
+    let chunk: Message[] = [];
+    let bytes = 0;
+    const flush = async () => {
+      if (!chunk.length) return;
+      await this.producer!.send({ topic: this.opts.topic, acks: -1, compression: CompressionTypes.None, messages: chunk });
+      this.relayed += chunk.length;
+      chunk = [];
+      bytes = 0;
+    };
+    for (const e of events) {
+      const m = toMessage(e);
+      const size = (m.value as string).length + 200;
+      if (bytes + size > this.maxRequestBytes) await flush();
+      chunk.push(m);
+      bytes += size;
+    }
+    await flush();
+  }
+
+  private note(pos: LogPosition): void {
+    if (comparePositions(pos, this.position) > 0) {
+      this.position = pos;
+      this.progress.emit('progress');
+    }
+  }
+}
