@@ -8,6 +8,7 @@ import type { Runtime } from './runtime';
 import { TOKENS } from './tokens';
 import type { Authenticator } from '../queries/identity/authenticator';
 import { DECISIONS } from './decisions';
+import { BACKGROUND_WORKER, type BackgroundWorker } from './background-workers';
 
 export type Role = 'all' | 'api' | 'projector' | 'indexer';
 
@@ -70,6 +71,9 @@ export function acquireServeLock(dataDir: string): () => void {
 
 export async function startServer(rt: Runtime, opts: { port: number; host: string; role: Role }): Promise<{ server: http.Server | null; url: string | null }> {
   if (opts.role === 'all' || opts.role === 'projector') await rt.engine.start();
+  if (rt.container.isBound(BACKGROUND_WORKER)) {
+    for (const w of rt.container.getAll<BackgroundWorker>(BACKGROUND_WORKER)) if (w.roles.includes(opts.role)) await w.start();
+  }
   if (opts.role !== 'all' && opts.role !== 'api') return { server: null, url: null };
   const app = buildApp(rt);
   const server = http.createServer(app);
