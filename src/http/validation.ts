@@ -17,11 +17,15 @@ export function boundDetails(details: ErrorDetail[]): ErrorDetail[] {
 }
 
 function codeOf(issue: z.core.$ZodIssue): DetailCode {
+  // Parsed with reportInput, so a missing value shows as input undefined (an absent enum field too).
+  const missing = (issue as { input?: unknown }).input === undefined;
   switch (issue.code) {
     case 'invalid_type':
-      return (issue as { input?: unknown }).input === undefined ? 'required' : 'invalid_type';
+      return missing ? 'required' : 'invalid_type';
     case 'unrecognized_keys':
       return 'unknown_field';
+    case 'invalid_value':
+      return missing ? 'required' : 'invalid_value';
     default:
       return 'invalid_value';
   }
@@ -51,7 +55,8 @@ export function issuesToDetails(location: DetailLocation, issues: z.core.$ZodIss
 }
 
 export function parseOrThrow<T>(schema: z.ZodType<T>, location: DetailLocation, input: unknown): T {
-  const r = schema.safeParse(input);
+  // reportInput: zod 4 omits the input from issues otherwise, and a missing field must read "required".
+  const r = schema.safeParse(input, { reportInput: true });
   if (r.success) return r.data;
   const details = issuesToDetails(location, r.error.issues);
   throw invalidRequest(details[0] ? `Invalid ${location}: ${details[0].message}` : `Invalid ${location}.`, boundDetails(details));
