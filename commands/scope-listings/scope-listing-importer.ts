@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { CommandHandler } from '../command-handler';
 import { ImportRecordError, type ImportContext, type ImportOutcome, type RecordImporter } from '../import/record-importer';
+import { DomainError } from '../../src/domain/errors';
 import { z } from '../../src/http/zod';
 import { SCOPE_LISTINGS_PROJECTION } from '../../projections/managed-filings/names';
 import { Uuid } from '../../queries/managed-filings/schemas';
@@ -46,7 +47,7 @@ export class ScopeListingImporter implements RecordImporter {
       if (!out.events.length) return { status: 'unchanged' };
       return { status: out.version === out.events.length ? 'created' : 'updated' };
     } catch (e) {
-      if (e instanceof Error && 'code' in e && (e as { code: string }).code === 'conflict') throw new ImportRecordError(e.message);
+      if (e instanceof DomainError) throw new ImportRecordError(e.message);
       throw e;
     }
   }
