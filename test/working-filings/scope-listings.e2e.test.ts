@@ -59,7 +59,7 @@ describe('working filings: scope listings and importers', () => {
   it('rule: managed_filing imports create reference or null-mode filings, repeatable; managed is refused', async () => {
     const l = await seedListings(t.rt, scope);
     const id = crypto.randomUUID();
-    const rec = { type: 'managed_filing', scope, id, filingMode: 'reference', ...filingBody(scope, l, { serffTrackingNumber: 'ABCD-1234', toiCode: '04.0', subToiCode: '04.0001' }) };
+    const rec = { type: 'managed_filing', id, filingMode: 'reference', ...filingBody(scope, l, { serffTrackingNumber: 'ABCD-1234', toiCode: '04.0', subToiCode: '04.0001' }) };
     assert.deepEqual(await importRecord(t.rt, rec), { status: 'created' });
     assert.deepEqual(await importRecord(t.rt, rec), { status: 'unchanged' });
     assert.deepEqual(await importRecord(t.rt, { ...rec, filingMode: null, description: 'legacy' }), { status: 'updated' });
