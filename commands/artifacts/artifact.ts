@@ -15,7 +15,7 @@ export interface ArtifactVersion {
   name: string;
   createdAt: string;
   createdBy: string;
-  /** Null until the indexing worker ran; `text` null when no extractor could read the type. */
+  /** Null until the indexing worker processed the version; `text` null when no extractor could read the type. */
   indexed: null | { text: null | { sha256: string; byteLength: number; pageCount: number; pageStarts: number[]; method: string }; indexedAt: string };
 }
 

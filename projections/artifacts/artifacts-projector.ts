@@ -50,7 +50,7 @@ export class ArtifactsProjector implements Projector {
         case 'ArtifactVersionIndexed':
           await trx(t('working_artifact_versions'))
             .where({ id: e.data.versionId })
-            .update({ indexed: e.data.text !== null, text_sha256: e.data.text?.sha256 ?? null, page_count: e.data.text?.pageCount ?? null, extraction_method: e.data.text?.method ?? null });
+            .update({ indexed: true, text_sha256: e.data.text?.sha256 ?? null, page_count: e.data.text?.pageCount ?? null, extraction_method: e.data.text?.method ?? null });
           break;
         default:
           break;

@@ -45,7 +45,7 @@ export function viewFromState(s: ArtifactState): ArtifactView {
       size: v.size,
       mimeType: v.mimeType,
       createdAt: v.createdAt,
-      indexed: Boolean(v.indexed?.text),
+      indexed: v.indexed !== null,
       textSha256: v.indexed?.text?.sha256 ?? null,
       pageCount: v.indexed?.text?.pageCount ?? null,
       extractionMethod: v.indexed?.text?.method ?? null,

@@ -85,6 +85,19 @@ describe('working filings: uploads and artifacts', () => {
     assert.deepEqual(events.map((e) => e.type), ['ArtifactUploadReceived', 'ArtifactCreated', 'ArtifactVersionAdded', 'ArtifactVersionIndexed']);
   });
 
+  it('rule: a type no extractor reads is still processed: isIndexed true, no extracted text', async () => {
+    const { artifact } = await upload(t.baseUrl, editor.apiKey, scope, '\u0000\u0001binary', { name: 'blob.bin', mimeType: 'application/octet-stream' });
+    const deadline = Date.now() + 15_000;
+    let seen: any;
+    do {
+      seen = (await client(t.baseUrl, editor.apiKey).get(`/artifacts/${artifact.id}`)).body;
+      if (!seen.isIndexed) await new Promise((r) => setTimeout(r, 100));
+    } while (!seen.isIndexed && Date.now() < deadline);
+    assert.equal(seen.isIndexed, true);
+    assert.equal(seen.extractedTextPath, null);
+    assert.equal(seen.data.extractionMethod, null);
+  });
+
   it('rule: a replay of a completion creates another version; an upload with artifactId adds a version of that artifact', async () => {
     const api = client(t.baseUrl, editor.apiKey);
     const first = await upload(t.baseUrl, editor.apiKey, scope, 'v1');
