@@ -4,6 +4,7 @@ import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type 
 import { upload } from './support';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
 import { TOKENS } from '../../src/tokens';
+import { UploadTokens } from '../../commands/artifacts/upload-tokens';
 
 const ARTIFACT_FIELDS = [
   'id', 'name', 'nodeKind', 'isIndexed', 'createdAt', 'updatedAt', 'type', 'data', 'parentId', 'tags', 'metadata', 'orgId', 'path', 'relativePath',
@@ -132,6 +133,26 @@ describe('working filings: uploads and artifacts', () => {
     assert.equal(roR.body.results[0].error.code, 'PERMISSION_DENIED');
     const vR = await client(t.baseUrl, viewer.apiKey).post('/files/uploads/complete', { confirmations: [{ uploadToken: ok.token }] });
     assert.equal(vR.body.results[0].error.code, 'PERMISSION_DENIED');
+  });
+
+  it('rule: an expired upload token (one hour) is a per-file UPLOAD_TOKEN_EXPIRED', async () => {
+    const tokens = new UploadTokens(t.rt.container.get<Buffer>(TOKENS.Secret));
+    const expired = tokens.issue({
+      uploadId: crypto.randomUUID(),
+      artifactId: crypto.randomUUID(),
+      existing: false,
+      scopeId: scope.slice(3),
+      tenantId: editor.tenantId,
+      userId: editor.userId,
+      name: 'old.txt',
+      mimeType: 'text/plain',
+      size: 1,
+      exp: Math.floor(Date.now() / 1000) - 1,
+    });
+    const r = await client(t.baseUrl, editor.apiKey).post('/files/uploads/complete', { confirmations: [{ uploadToken: expired }] });
+    assert.equal(r.status, 200);
+    assert.equal(r.body.results[0].success, false);
+    assert.equal(r.body.results[0].error.code, 'UPLOAD_TOKEN_EXPIRED');
   });
 
   it('rule: 1 to 100 confirmations; body limit 1 MiB (413)', async () => {
