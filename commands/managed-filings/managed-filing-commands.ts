@@ -49,8 +49,8 @@ export class ManagedFilingCommands {
     return { tenantId: p.tenantId, actor: p.userId, requestId };
   }
 
-  private run(filingId: string, cmd: ManagedFilingCommand | ((s: never) => ManagedFilingCommand), meta: EventMetadata, waitFor: string[], retries = 0) {
-    return this.handler.execute(managedFilingDecider, streamOf(filingId), cmd as ManagedFilingCommand, { metadata: meta, waitFor: [...waitFor, MANAGED_FILING_HISTORY_PROJECTION], retries });
+  private run(filingId: string, cmd: ManagedFilingCommand, meta: EventMetadata, waitFor: string[], retries = 0) {
+    return this.handler.execute(managedFilingDecider, streamOf(filingId), cmd, { metadata: meta, waitFor: [...waitFor, MANAGED_FILING_HISTORY_PROJECTION], retries });
   }
 
   async create(p: Principal, input: CreateFilingInput, requestId: string | null) {

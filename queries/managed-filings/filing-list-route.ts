@@ -60,15 +60,10 @@ export class FilingListRoute implements RouteModule {
             const shared = await this.sharedPage(principal.tenantId, scopeIds, pos?.p === 's' ? pos : null, remaining + 1);
             rows.push(...shared.slice(0, remaining));
             if (shared.length > remaining) {
+              // A page filled by own filings alone continues in the own phase (which then finds none and
+              // moves on to the shared ones); otherwise it continues after the last shared filing.
               const last = rows[rows.length - 1];
-              next =
-                remaining === 0
-                  ? pos && pos.p === 's'
-                    ? pos
-                    : last
-                      ? { p: 'o', s: last.scope_id, c: new Date(last.created_at).toISOString(), i: last.id }
-                      : { p: 's' }
-                  : { p: 's', c: new Date(last.created_at).toISOString(), i: last.id };
+              next = remaining === 0 ? { p: 'o', s: last.scope_id, c: new Date(last.created_at).toISOString(), i: last.id } : { p: 's', c: new Date(last.created_at).toISOString(), i: last.id };
             }
           }
           return {
