@@ -1,3 +1,5 @@
+import { WORKING_FILINGS_DECISIONS } from './working-filings-decisions';
+
 /** Decisions taken where the contract is silent; served in the OpenAPI description and mirrored in the README. */
 export const DECISIONS = `Decisions where the contract is silent:
 - Authentication is checked before validation: a bad key on a bad request is a 401.
@@ -5,4 +7,4 @@ export const DECISIONS = `Decisions where the contract is silent:
 - Nullable fields are always present (null), empty lists are [].
 - Cursors are opaque, at most 128 characters, HMAC-signed, bound to the caller and to every filter, sort and limit, and expire 24 hours after the first page.
 - Key permission serff:view is needed to see source=serff catalog filings.
-- The tenant dataset naic gates /insurance/carriers* and /insurance/carrier-groups* (403 dataset_not_enabled).`;
+- The tenant dataset naic gates /insurance/carriers* and /insurance/carrier-groups* (403 dataset_not_enabled).` + WORKING_FILINGS_DECISIONS;

@@ -32,6 +32,9 @@ function codeOf(issue: z.core.$ZodIssue, input: unknown): DetailCode {
       return valueAt(input, issue.path) === undefined ? 'required' : 'invalid_type';
     case 'unrecognized_keys':
       return 'unknown_field';
+    case 'invalid_value':
+      // An absent enum field fails as invalid_value; it is "required".
+      return valueAt(input, issue.path) === undefined ? 'required' : 'invalid_value';
     default:
       return 'invalid_value';
   }

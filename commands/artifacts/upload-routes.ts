@@ -1,0 +1,73 @@
+import { defineRoute, type RouteModule } from '../../src/http/route';
+import { z } from '../../src/http/zod';
+import { ScopeString, Uuid } from '../../queries/managed-filings/schemas';
+import { MAX_UPLOAD_BYTES, type UploadCommands } from './upload-commands';
+
+const BeginBody = z
+  .strictObject({
+    scope: ScopeString,
+    name: z.string().min(1).max(255).refine((s) => !/[/\\\0]/.test(s), 'A file name has no slashes or NUL characters.'),
+    mimeType: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'Must be a media type such as application/pdf.').max(255),
+    size: z.number().int().min(0).max(MAX_UPLOAD_BYTES),
+    artifactId: Uuid.optional(),
+  })
+  .openapi('BeginUpload');
+const BeginReply = z.object({ uploadToken: z.string(), uploadUrl: z.string(), expiresAt: z.string() }).openapi('UploadAddress');
+
+const CompleteBody = z.strictObject({ confirmations: z.array(z.strictObject({ uploadToken: z.string().min(1).max(8192) })).min(1).max(100) }).openapi('UploadConfirmations');
+const CompletionResult = z
+  .object({
+    uri: z.string(),
+    success: z.boolean(),
+    artifact: z.record(z.string(), z.unknown()).optional(),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+  })
+  .openapi('UploadCompletionResultItem');
+
+/** POST /files/uploads (extension), PUT to the signed upload address (extension), POST /files/uploads/complete. */
+export class UploadRoutes implements RouteModule {
+  constructor(private readonly uploads: UploadCommands) {}
+
+  routes() {
+    return [
+      defineRoute({
+        method: 'post',
+        paths: ['/files/uploads'],
+        summary: 'Request a signed upload address',
+        extension: true,
+        description:
+          'Needs editor or manager role in the scope and an ordinary key (read-only keys: 403). Give artifactId to upload a new version of an existing artifact of that scope. The token and the address are valid for one hour; PUT the raw bytes (exactly `size` of them) to uploadUrl without the API key, then complete.',
+        tags: ['files'],
+        body: BeginBody,
+        responses: { 201: { description: 'The upload token and signed address', schema: BeginReply } },
+        handler: async ({ principal, body, req }) => ({ status: 201, body: await this.uploads.begin(principal, body, req) }),
+      }),
+      defineRoute({
+        method: 'put',
+        paths: ['/signed/uploads/{token}'],
+        summary: 'Signed upload address (raw bytes)',
+        extension: true,
+        auth: 'none',
+        rawBody: true,
+        description: 'Works without the API key; refused (403) when expired or altered; 413 when more bytes than declared arrive, 400 when fewer.',
+        tags: ['files'],
+        params: z.strictObject({ token: z.string() }),
+        query: z.strictObject({ expires: z.string().optional(), signature: z.string().optional() }),
+        responses: { 200: { description: 'The bytes were stored', schema: z.object({ uploadId: z.string(), size: z.number(), contentSha256: z.string() }) } },
+        handler: async ({ params, query, req }) => ({ body: await this.uploads.receive(params.token, query, req.headers['content-length'], req) }),
+      }),
+      defineRoute({
+        method: 'post',
+        paths: ['/files/uploads/complete'],
+        summary: 'Confirm uploaded files',
+        description:
+          'One result per confirmation, in order. Per-file failures inside the 200: PERMISSION_DENIED (read-only key, or no editor/manager role in the upload\'s scope), UPLOAD_TOKEN_INVALID, UPLOAD_TOKEN_EXPIRED, UPLOAD_NOT_FOUND (nothing was PUT yet). A replay adds another version. Indexing is scheduled, not awaited. uri is urn:ifrs:upload:<uploadId>.',
+        tags: ['files'],
+        body: CompleteBody,
+        bodyLimit: 1024 * 1024,
+        responses: { 200: { description: 'Upload completion result', schema: z.object({ results: z.array(CompletionResult) }).openapi('UploadCompletionResult') } },
+        handler: async ({ principal, body, requestId }) => ({ body: { results: await this.uploads.complete(principal, body.confirmations, requestId) } }),
+      }),
+    ];
+  }
+}

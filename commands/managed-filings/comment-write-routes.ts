@@ -1,0 +1,82 @@
+import { defineRoute, type RouteModule } from '../../src/http/route';
+import { z } from '../../src/http/zod';
+import { Comment, CommentParams, FilingIdParams, Uuid } from '../../queries/managed-filings/schemas';
+import type { ManagedFilingCommands } from './managed-filing-commands';
+
+const Body = z.string().min(1).max(20000);
+const PostBody = z.strictObject({ body: Body, parentCommentId: Uuid.nullable().optional() }).openapi('PostFilingComment');
+const EditBody = z.strictObject({ body: Body }).openapi('EditFilingComment');
+const Empty = z.strictObject({});
+
+/**
+ * Comment writes (extensions): post (thread or reply), edit (author only), delete (author or scope
+ * manager; a tombstone with its body emptied), resolve and reopen a thread. All need filing edit
+ * permission; reference and legacy filings are read-only.
+ */
+export class CommentWriteRoutes implements RouteModule {
+  constructor(private readonly commands: ManagedFilingCommands) {}
+
+  routes() {
+    const tags = ['working filings'];
+    return [
+      defineRoute({
+        method: 'post',
+        paths: ['/managed-filings/{filingId}/comments'],
+        summary: 'Start a comment thread or reply',
+        extension: true,
+        tags,
+        params: FilingIdParams,
+        body: PostBody,
+        responses: { 201: { description: 'The comment', schema: Comment } },
+        handler: async ({ principal, params, body, requestId }) => ({ status: 201, body: await this.commands.postComment(principal, params.filingId, body, requestId) }),
+      }),
+      defineRoute({
+        method: 'patch',
+        paths: ['/managed-filings/{filingId}/comments/{commentId}'],
+        summary: 'Edit a comment (author only; sets editedAt)',
+        extension: true,
+        tags,
+        params: CommentParams,
+        body: EditBody,
+        responses: { 200: { description: 'The comment', schema: Comment } },
+        handler: async ({ principal, params, body, requestId }) => ({ body: await this.commands.editComment(principal, params.filingId, params.commentId, body.body, requestId) }),
+      }),
+      defineRoute({
+        method: 'delete',
+        paths: ['/managed-filings/{filingId}/comments/{commentId}'],
+        summary: 'Delete a comment (it stays as a tombstone)',
+        extension: true,
+        tags,
+        params: CommentParams,
+        responses: { 204: { description: 'Deleted (or already deleted)' } },
+        handler: async ({ principal, params, requestId }) => {
+          await this.commands.deleteComment(principal, params.filingId, params.commentId, requestId);
+          return { status: 204 };
+        },
+      }),
+      defineRoute({
+        method: 'post',
+        paths: ['/managed-filings/{filingId}/comments/{commentId}/resolve'],
+        summary: 'Resolve the comment\'s thread',
+        extension: true,
+        description: 'Appends a status_change entry to the timeline; resolving a resolved thread changes nothing. Answers the thread\'s first comment.',
+        tags,
+        params: CommentParams,
+        body: Empty,
+        responses: { 200: { description: 'The thread\'s first comment with its new status', schema: Comment } },
+        handler: async ({ principal, params, requestId }) => ({ body: await this.commands.setThreadStatus(principal, params.filingId, params.commentId, 'resolved', requestId) }),
+      }),
+      defineRoute({
+        method: 'post',
+        paths: ['/managed-filings/{filingId}/comments/{commentId}/reopen'],
+        summary: 'Reopen the comment\'s thread',
+        extension: true,
+        tags,
+        params: CommentParams,
+        body: Empty,
+        responses: { 200: { description: 'The thread\'s first comment with its new status', schema: Comment } },
+        handler: async ({ principal, params, requestId }) => ({ body: await this.commands.setThreadStatus(principal, params.filingId, params.commentId, 'open', requestId) }),
+      }),
+    ];
+  }
+}

@@ -1,0 +1,35 @@
+import { defineRoute, type RouteModule } from '../../src/http/route';
+import { AddItemBody, FilingIdParams, Item, ItemParams, PatchItemBody } from '../../queries/managed-filings/schemas';
+import type { ManagedFilingCommands } from './managed-filing-commands';
+
+/** POST /managed-filings/{filingId}/items (extension) and PATCH .../items/{itemId}. */
+export class ItemWriteRoutes implements RouteModule {
+  constructor(private readonly commands: ManagedFilingCommands) {}
+
+  routes() {
+    return [
+      defineRoute({
+        method: 'post',
+        paths: ['/managed-filings/{filingId}/items'],
+        summary: 'Add an item to a working filing',
+        extension: true,
+        description: 'Needs filing edit permission. artifactId and attachment ids must be artifacts of the filing\'s scope (400 otherwise).',
+        tags: ['working filings'],
+        params: FilingIdParams,
+        body: AddItemBody,
+        responses: { 201: { description: 'The new item', schema: Item } },
+        handler: async ({ principal, params, body, requestId }) => ({ status: 201, body: await this.commands.addItem(principal, params.filingId, body, requestId) }),
+      }),
+      defineRoute({
+        method: 'patch',
+        paths: ['/managed-filings/{filingId}/items/{itemId}'],
+        summary: 'Edit or replace an item (last write wins)',
+        tags: ['working filings'],
+        params: ItemParams,
+        body: PatchItemBody,
+        responses: { 200: { description: 'The updated item', schema: Item } },
+        handler: async ({ principal, params, body, requestId }) => ({ body: await this.commands.patchItem(principal, params.filingId, params.itemId, body, requestId) }),
+      }),
+    ];
+  }
+}

@@ -1,0 +1,205 @@
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import type { CommandHandler } from '../command-handler';
+import { invalidRequest, notFound, type ErrorDetail } from '../../src/domain/errors';
+import type { EventMetadata } from '../../src/domain/events';
+import type { Principal } from '../../src/identity/principal';
+import type { FilingAccessService } from '../../queries/managed-filings/filing-access';
+import type { ReferenceLookups } from '../../queries/managed-filings/reference-lookups';
+import { commentFromState, fullFilingFromState, itemFromState } from '../../queries/managed-filings/records';
+import {
+  MANAGED_FILINGS_PROJECTION,
+  MANAGED_FILING_COMMENTS_PROJECTION,
+  MANAGED_FILING_HISTORY_PROJECTION,
+  MANAGED_FILING_ITEMS_PROJECTION,
+} from '../../projections/managed-filings/names';
+import { completeFields, type FilingFields, type ScheduleType } from './filing-fields';
+import { managedFilingDecider, type Attachment, type ItemChanges, type ManagedFilingCommand } from './managed-filing';
+
+export type CreateFilingInput = Partial<FilingFields> & Pick<FilingFields, 'companyId' | 'jurisdictionId' | 'primaryProductId' | 'filingType'> & { scope: string };
+
+export interface ItemInput {
+  artifactId?: string;
+  scheduleType?: ScheduleType | null;
+  scheduleSeqNo?: number | null;
+  context?: string;
+  attachments?: { artifactId: string; artifactName?: string }[];
+}
+
+/** Last-write-wins writes re-decide on a version conflict; this bounds how often under heavy contention. */
+const LWW_RETRIES = 500;
+
+export const streamOf = (filingId: string) => `managedFiling-${filingId}`;
+
+/**
+ * The working-filing write path: authorize through the read side (404 unseen / 403 unchangeable),
+ * resolve references, then run one decider command and answer from the decided state once the read
+ * models of the matching GETs have caught up.
+ */
+export class ManagedFilingCommands {
+  constructor(
+    private readonly handler: CommandHandler,
+    private readonly access: FilingAccessService,
+    private readonly lookups: ReferenceLookups,
+    private readonly knex: Knex,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  private meta(p: Principal, requestId: string | null): EventMetadata {
+    return { tenantId: p.tenantId, actor: p.userId, requestId };
+  }
+
+  private run(filingId: string, cmd: ManagedFilingCommand, meta: EventMetadata, waitFor: string[], retries = 0) {
+    return this.handler.execute(managedFilingDecider, streamOf(filingId), cmd, { metadata: meta, waitFor: [...waitFor, MANAGED_FILING_HISTORY_PROJECTION], retries });
+  }
+
+  async create(p: Principal, input: CreateFilingInput, requestId: string | null) {
+    const grant = await this.access.editableScope(p, input.scope);
+    const { scope: _scope, ...rest } = input;
+    const fields = completeFields(rest);
+    await this.lookups.checkListings(grant.scopeId, fields);
+    const filingId = crypto.randomUUID();
+    const r = await this.run(
+      filingId,
+      { type: 'CreateFiling', filingId, scope: grant.scope, scopeId: grant.scopeId, tenantId: p.tenantId, fields, now: this.now().toISOString(), actor: p.userId },
+      this.meta(p, requestId),
+      [MANAGED_FILINGS_PROJECTION],
+    );
+    return fullFilingFromState(r.state, this.access.permissionsFor(p, 'managed', grant.role));
+  }
+
+  async update(p: Principal, filingId: string, changes: Partial<FilingFields>, requestId: string | null) {
+    const a = await this.access.editableFiling(p, filingId);
+    await this.lookups.checkListings(a.row.scope_id, changes);
+    const r = await this.run(filingId, { type: 'UpdateFiling', changes, now: this.now().toISOString() }, this.meta(p, requestId), [MANAGED_FILINGS_PROJECTION], LWW_RETRIES);
+    return fullFilingFromState(r.state, a.permissions);
+  }
+
+  /** Resolves artifact references in the filing's scope: unknown or foreign artifacts are 400 with the body path. */
+  private async resolveArtifacts(scopeId: string, input: ItemInput): Promise<ItemChanges> {
+    const ids = [...(input.artifactId ? [input.artifactId] : []), ...(input.attachments ?? []).map((a) => a.artifactId)];
+    const found = await this.lookups.artifacts(scopeId, ids);
+    const details: ErrorDetail[] = [];
+    const unknown = (path: (string | number)[]) =>
+      details.push({ location: 'body', path: path.map(String), code: 'invalid_value', message: 'No artifact with this id exists in the filing\'s scope.' });
+    const changes: ItemChanges = {};
+    if (input.artifactId !== undefined) {
+      const a = found.get(input.artifactId);
+      if (!a) unknown(['artifactId']);
+      else Object.assign(changes, { artifactId: a.id, artifactVersionId: a.currentVersionId });
+    }
+    if (input.attachments !== undefined) {
+      const attachments: Attachment[] = [];
+      input.attachments.forEach((att, i) => {
+        const a = found.get(att.artifactId);
+        if (!a) unknown(['attachments', i, 'artifactId']);
+        // The name and version come from the artifact itself, so a listing never shows a stale or invented name.
+        else attachments.push({ artifactId: a.id, artifactVersionId: a.currentVersionId, artifactName: a.name, artifactVersionNumber: a.currentVersionNumber });
+      });
+      changes.attachments = attachments;
+    }
+    if (details.length) throw invalidRequest(details[0].message, details);
+    if (input.scheduleType !== undefined) changes.scheduleType = input.scheduleType;
+    if (input.scheduleSeqNo !== undefined) changes.scheduleSeqNo = input.scheduleSeqNo;
+    if (input.context !== undefined) changes.context = input.context;
+    return changes;
+  }
+
+  async addItem(p: Principal, filingId: string, input: ItemInput & { artifactId: string }, requestId: string | null) {
+    const a = await this.access.editableFiling(p, filingId);
+    const c = await this.resolveArtifacts(a.row.scope_id, input);
+    const itemId = crypto.randomUUID();
+    const r = await this.run(
+      filingId,
+      {
+        type: 'AddItem',
+        item: {
+          id: itemId,
+          artifactId: c.artifactId!,
+          artifactVersionId: c.artifactVersionId!,
+          scheduleType: c.scheduleType ?? null,
+          scheduleSeqNo: c.scheduleSeqNo ?? null,
+          context: c.context ?? null,
+          attachments: c.attachments ?? [],
+        },
+        now: this.now().toISOString(),
+      },
+      this.meta(p, requestId),
+      [MANAGED_FILING_ITEMS_PROJECTION],
+      LWW_RETRIES,
+    );
+    return itemFromState(r.state.items[itemId]);
+  }
+
+  async patchItem(p: Principal, filingId: string, itemId: string, input: ItemInput, requestId: string | null) {
+    const a = await this.access.editableFiling(p, filingId);
+    const changes = await this.resolveArtifacts(a.row.scope_id, input);
+    const r = await this.run(filingId, { type: 'PatchItem', itemId, changes, now: this.now().toISOString() }, this.meta(p, requestId), [MANAGED_FILING_ITEMS_PROJECTION], LWW_RETRIES);
+    return itemFromState(r.state.items[itemId]);
+  }
+
+  private async comment(p: Principal, filingId: string, cmd: ManagedFilingCommand, commentId: string, requestId: string | null) {
+    const r = await this.run(filingId, cmd, this.meta(p, requestId), [MANAGED_FILING_COMMENTS_PROJECTION], LWW_RETRIES);
+    const c = r.state.comments[commentId];
+    return commentFromState(filingId, c, r.state.threads[c.threadId]);
+  }
+
+  async postComment(p: Principal, filingId: string, input: { body: string; parentCommentId?: string | null }, requestId: string | null) {
+    await this.access.editableFiling(p, filingId);
+    const commentId = crypto.randomUUID();
+    return this.comment(
+      p,
+      filingId,
+      { type: 'PostComment', commentId, parentCommentId: input.parentCommentId ?? null, actor: p.userId, body: input.body, now: this.now().toISOString() },
+      commentId,
+      requestId,
+    );
+  }
+
+  async editComment(p: Principal, filingId: string, commentId: string, body: string, requestId: string | null) {
+    await this.access.editableFiling(p, filingId);
+    return this.comment(p, filingId, { type: 'EditComment', commentId, actor: p.userId, body, now: this.now().toISOString() }, commentId, requestId);
+  }
+
+  async deleteComment(p: Principal, filingId: string, commentId: string, requestId: string | null): Promise<void> {
+    const a = await this.access.editableFiling(p, filingId);
+    await this.run(
+      filingId,
+      { type: 'DeleteComment', commentId, actor: p.userId, actorIsManager: a.role === 'manager', now: this.now().toISOString() },
+      this.meta(p, requestId),
+      [MANAGED_FILING_COMMENTS_PROJECTION],
+      LWW_RETRIES,
+    );
+  }
+
+  /** Resolve or reopen the thread of a comment; answers the thread's first comment with the new status. */
+  async setThreadStatus(p: Principal, filingId: string, commentId: string, status: 'resolved' | 'open', requestId: string | null) {
+    await this.access.editableFiling(p, filingId);
+    const r = await this.run(
+      filingId,
+      { type: status === 'resolved' ? 'ResolveThread' : 'ReopenThread', commentId, statusCommentId: crypto.randomUUID(), actor: p.userId, now: this.now().toISOString() },
+      this.meta(p, requestId),
+      [MANAGED_FILING_COMMENTS_PROJECTION],
+      LWW_RETRIES,
+    );
+    const threadId = r.state.comments[commentId].threadId;
+    return commentFromState(filingId, r.state.comments[threadId], r.state.threads[threadId]);
+  }
+
+  /**
+   * Operator command: share a filing into a scope of another tenant (read only there, and visible only
+   * while that tenant's sharing is on).
+   */
+  async share(filingId: string, scope: string, meta: EventMetadata) {
+    const target = await this.knex('identity_scopes').where({ scope }).first('scope_id', 'tenant_id', 'active');
+    if (!target || !target.active) throw notFound(`no active scope ${scope}`);
+    await this.run(
+      filingId,
+      { type: 'ShareFiling', scope, scopeId: target.scope_id, tenantId: target.tenant_id, now: this.now().toISOString() },
+      { ...meta, tenantId: target.tenant_id },
+      [MANAGED_FILINGS_PROJECTION],
+      LWW_RETRIES,
+    );
+    return { filingId, scope, shared: true as const };
+  }
+}

@@ -1,0 +1,60 @@
+import type { Knex } from 'knex';
+import type { ArtifactEvent } from '../../commands/artifacts/artifact';
+import type { RecordedEvent } from '../../src/domain/events';
+import type { ProjectionContext, Projector, TableNamer } from '../projector';
+import { ARTIFACTS_PROJECTION } from '../managed-filings/names';
+
+/** Working files (artifacts) with their current version: what item writes resolve references against. */
+export class ArtifactsProjector implements Projector {
+  readonly name = ARTIFACTS_PROJECTION;
+  readonly version = 1;
+  readonly tables = ['working_artifacts', 'working_artifact_versions'];
+  readonly eventTypes = ['ArtifactCreated', 'ArtifactVersionAdded', 'ArtifactVersionIndexed'];
+
+  async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
+    await trx.raw(`
+      create table ${t('working_artifacts')} (id uuid primary key, scope text not null, scope_id uuid not null, tenant_id text not null,
+        name text not null, created_by text not null, created_at timestamptz not null, updated_at timestamptz not null,
+        current_version_id uuid, current_version_number integer, version integer not null);
+      create table ${t('working_artifact_versions')} (id uuid primary key, artifact_id uuid not null, version_number integer not null,
+        content_sha256 text not null, size bigint not null, mime_type text not null, name text not null, created_at timestamptz not null,
+        indexed boolean not null default false, text_sha256 text, page_count integer, extraction_method text);
+      create index on ${t('working_artifact_versions')} (artifact_id, version_number);
+    `);
+  }
+
+  async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+    for (const raw of events) {
+      const e = raw as unknown as ArtifactEvent;
+      switch (e.type) {
+        case 'ArtifactCreated': {
+          const d = e.data;
+          await trx(t('working_artifacts'))
+            .insert({ id: d.artifactId, scope: d.scope, scope_id: d.scopeId, tenant_id: d.tenantId, name: d.name, created_by: d.createdBy, created_at: d.createdAt, updated_at: d.createdAt, version: raw.version })
+            .onConflict('id')
+            .ignore();
+          break;
+        }
+        case 'ArtifactVersionAdded': {
+          const v = e.data.version;
+          await trx(t('working_artifact_versions'))
+            .insert({ id: v.id, artifact_id: e.data.artifactId, version_number: v.versionNumber, content_sha256: v.contentSha256, size: v.size, mime_type: v.mimeType, name: v.name, created_at: v.createdAt })
+            .onConflict('id')
+            .ignore();
+          await trx(t('working_artifacts'))
+            .where({ id: e.data.artifactId })
+            .andWhere('version', '<', raw.version)
+            .update({ name: v.name, updated_at: v.createdAt, current_version_id: v.id, current_version_number: v.versionNumber, version: raw.version });
+          break;
+        }
+        case 'ArtifactVersionIndexed':
+          await trx(t('working_artifact_versions'))
+            .where({ id: e.data.versionId })
+            .update({ indexed: true, text_sha256: e.data.text?.sha256 ?? null, page_count: e.data.text?.pageCount ?? null, extraction_method: e.data.text?.method ?? null });
+          break;
+        default:
+          break;
+      }
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import type { Knex } from 'knex';
+import { MANAGED_FILING_EVENT_TYPES } from '../../commands/managed-filings/managed-filing';
+import type { RecordedEvent } from '../../src/domain/events';
+import type { ProjectionContext, Projector, TableNamer } from '../projector';
+import { MANAGED_FILING_HISTORY_PROJECTION } from './names';
+
+/**
+ * Every event of every managed filing stream, as GET /managed-filings/{id}/events shows it: queries
+ * never read the event store, so the auditor's history is a read model like any other.
+ */
+export class ManagedFilingHistoryProjector implements Projector {
+  readonly name = MANAGED_FILING_HISTORY_PROJECTION;
+  readonly version = 1;
+  readonly tables = ['managed_filing_events'];
+  readonly eventTypes = MANAGED_FILING_EVENT_TYPES;
+
+  async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
+    await trx.raw(`
+      create table ${t('managed_filing_events')} (
+        filing_id uuid not null, version integer not null, type text not null, position bigint not null,
+        data jsonb not null, metadata jsonb not null, recorded_at timestamptz not null, primary key (filing_id, version));
+    `);
+  }
+
+  async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+    const rows = events
+      .filter((e) => e.streamId.startsWith('managedFiling-'))
+      .map((e) => ({
+        filing_id: e.streamId.slice('managedFiling-'.length),
+        version: e.version,
+        type: e.type,
+        position: e.position.prepare.toString(),
+        data: JSON.stringify(e.data),
+        metadata: JSON.stringify(e.metadata ?? {}),
+        recorded_at: e.recordedAt,
+      }));
+    for (let i = 0; i < rows.length; i += 500) await trx(t('managed_filing_events')).insert(rows.slice(i, i + 500)).onConflict(['filing_id', 'version']).ignore();
+  }
+}

@@ -1,0 +1,98 @@
+import type { Knex } from 'knex';
+import type { ManagedFilingEvent } from '../../commands/managed-filings/managed-filing';
+import type { FilingFields } from '../../commands/managed-filings/filing-fields';
+import type { RecordedEvent } from '../../src/domain/events';
+import type { ProjectionContext, Projector, TableNamer } from '../projector';
+import { MANAGED_FILINGS_PROJECTION } from './names';
+
+const COLUMNS: Record<keyof FilingFields, string> = {
+  companyId: 'company_id',
+  jurisdictionId: 'jurisdiction_id',
+  primaryProductId: 'primary_product_id',
+  additionalProductIds: 'additional_product_ids',
+  predecessorFilingId: 'predecessor_filing_id',
+  projectId: 'project_id',
+  filingType: 'filing_type',
+  description: 'description',
+  serffTrackingNumber: 'serff_tracking_number',
+  stateTrackingNumber: 'state_tracking_number',
+  companyTrackingNumber: 'company_tracking_number',
+  reviewType: 'review_type',
+  toiCode: 'toi_code',
+  subToiCode: 'sub_toi_code',
+  disposition: 'disposition',
+  dispositionDate: 'disposition_date',
+  effectiveFromNew: 'effective_from_new',
+  effectiveFromRenewal: 'effective_from_renewal',
+};
+
+export function fieldsToColumns(f: Partial<FilingFields>): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(f)) if (k in COLUMNS) row[COLUMNS[k as keyof FilingFields]] = k === 'additionalProductIds' ? JSON.stringify(v) : v;
+  return row;
+}
+
+/** Filing records (base and full fields) and the scopes of other tenants they are shared into. */
+export class ManagedFilingsProjector implements Projector {
+  readonly name = MANAGED_FILINGS_PROJECTION;
+  readonly version = 1;
+  readonly tables = ['managed_filings', 'managed_filing_shares'];
+  readonly eventTypes = ['ManagedFilingCreated', 'ManagedFilingUpdated', 'ManagedFilingShared'];
+
+  async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
+    await trx.raw(`
+      create table ${t('managed_filings')} (
+        id uuid primary key, scope text not null, scope_id uuid not null, tenant_id text not null, filing_mode text,
+        company_id uuid not null, jurisdiction_id uuid not null, primary_product_id uuid not null, additional_product_ids jsonb not null,
+        predecessor_filing_id uuid, project_id uuid, filing_type text not null, description text,
+        serff_tracking_number text, state_tracking_number text, company_tracking_number text,
+        review_type text, toi_code text, sub_toi_code text, disposition text,
+        disposition_date text, effective_from_new text, effective_from_renewal text,
+        created_at timestamptz not null, updated_at timestamptz not null, version integer not null);
+      create index on ${t('managed_filings')} (scope_id, created_at desc, id);
+      create index on ${t('managed_filings')} (created_at desc, id);
+      create table ${t('managed_filing_shares')} (filing_id uuid not null, scope_id uuid not null, tenant_id text not null, primary key (scope_id, filing_id));
+      create index on ${t('managed_filing_shares')} (filing_id);
+    `);
+  }
+
+  async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+    for (const raw of events) {
+      const e = raw as unknown as ManagedFilingEvent;
+      switch (e.type) {
+        case 'ManagedFilingCreated': {
+          const d = e.data;
+          await trx(t('managed_filings'))
+            .insert({
+              id: d.filingId,
+              scope: d.scope,
+              scope_id: d.scopeId,
+              tenant_id: d.tenantId,
+              filing_mode: d.filingMode,
+              ...fieldsToColumns(d.fields),
+              created_at: d.createdAt,
+              updated_at: d.createdAt,
+              version: raw.version,
+            })
+            .onConflict('id')
+            .ignore();
+          break;
+        }
+        case 'ManagedFilingUpdated': {
+          const { filingMode, ...fields } = e.data.changes;
+          await trx(t('managed_filings'))
+            .where({ id: e.data.filingId })
+            .andWhere('version', '<', raw.version)
+            .update({ ...fieldsToColumns(fields), ...(filingMode !== undefined ? { filing_mode: filingMode } : {}), updated_at: e.data.updatedAt, version: raw.version });
+          break;
+        }
+        case 'ManagedFilingShared':
+          await trx(t('managed_filing_shares')).insert({ filing_id: e.data.filingId, scope_id: e.data.scopeId, tenant_id: e.data.tenantId }).onConflict(['scope_id', 'filing_id']).ignore();
+          break;
+        default:
+          // Items and comments of the same stream are other read models.
+          break;
+      }
+    }
+  }
+}

@@ -1,0 +1,7 @@
+/** Read-model (projection) names of the working-filings feature: commands wait for these. */
+export const MANAGED_FILINGS_PROJECTION = 'managed-filings';
+export const MANAGED_FILING_ITEMS_PROJECTION = 'managed-filing-items';
+export const MANAGED_FILING_COMMENTS_PROJECTION = 'managed-filing-comments';
+export const MANAGED_FILING_HISTORY_PROJECTION = 'managed-filing-history';
+export const SCOPE_LISTINGS_PROJECTION = 'scope-listings';
+export const ARTIFACTS_PROJECTION = 'working-artifacts';

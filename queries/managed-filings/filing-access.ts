@@ -1,0 +1,113 @@
+import type { Knex } from 'knex';
+import { forbidden, notFound } from '../../src/domain/errors';
+import type { Principal, ScopeRole } from '../../src/identity/principal';
+
+export interface Permissions {
+  read: boolean;
+  edit: boolean;
+  manageAccess: boolean;
+}
+
+export interface ScopeGrant {
+  scopeId: string;
+  scope: string;
+  role: ScopeRole;
+}
+
+export interface FilingAccess {
+  row: Record<string, any>;
+  permissions: Permissions;
+  /** The caller's role in the filing's own scope; null when it sees the filing only through sharing. */
+  role: ScopeRole | null;
+}
+
+export const SCOPE_PATTERN = /^mc:[A-Za-z0-9][A-Za-z0-9-]{0,127}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Who may see and change which working filing: the read-side port both the commands (before they
+ * decide) and the queries (on every page) ask. It reads the identity read model directly, not the
+ * principal's cached copy, so a deactivated scope or a changed sharing mode counts at once.
+ */
+export class FilingAccessService {
+  constructor(private readonly knex: Knex) {}
+
+  /** Active scopes of the caller's tenant where the caller holds a role, by scope UUID ascending. */
+  async grants(p: Principal): Promise<ScopeGrant[]> {
+    const rows = await this.knex('identity_scopes as s')
+      .join('identity_grants as g', 'g.scope_id', 's.scope_id')
+      .where({ 's.tenant_id': p.tenantId, 's.active': true, 'g.user_id': p.userId })
+      .orderBy('s.scope_id')
+      .select('s.scope_id', 's.scope', 'g.role');
+    return rows.map((r) => ({ scopeId: r.scope_id, scope: r.scope, role: r.role }));
+  }
+
+  /** The tenant's current sharing mode (not the 2-second authentication cache). */
+  async sharing(p: Principal): Promise<boolean> {
+    const row = await this.knex('identity_tenants').where({ id: p.tenantId }).first('sharing');
+    return Boolean(row?.sharing);
+  }
+
+  /**
+   * The caller's grant in a scope named in a request. 404 for a scope it cannot see (malformed UUID,
+   * unknown, another tenant's, inactive, or no role); the grant otherwise.
+   */
+  async grantIn(p: Principal, scope: string): Promise<ScopeGrant> {
+    const id = scope.slice(3);
+    if (!SCOPE_PATTERN.test(scope) || !UUID.test(id)) throw notFound(`Scope ${scope} does not exist or is not visible to this caller.`);
+    const grant = (await this.grants(p)).find((g) => g.scopeId === id);
+    if (!grant) throw notFound(`Scope ${scope} does not exist or is not visible to this caller.`);
+    return grant;
+  }
+
+  /** Like grantIn, and 403 when the caller sees the scope but may not change anything in it. */
+  async editableScope(p: Principal, scope: string): Promise<ScopeGrant> {
+    const grant = await this.grantIn(p, scope);
+    if (p.readOnly) throw forbidden('A read-only API key cannot change working filings or files.');
+    if (grant.role === 'viewer') throw forbidden(`The caller's role in ${scope} is viewer; changes need editor or manager.`);
+    return grant;
+  }
+
+  permissionsFor(p: Principal, filingMode: string | null, role: ScopeRole | null): Permissions {
+    const canChange = !p.readOnly && role !== null && role !== 'viewer';
+    return { read: true, edit: canChange && filingMode === 'managed', manageAccess: !p.readOnly && role === 'manager' };
+  }
+
+  /** The filing as the caller may see it; 404 when it does not exist or is not visible. */
+  async filing(p: Principal, filingId: string): Promise<FilingAccess> {
+    if (!UUID.test(filingId)) throw notFound('The filing does not exist or is not visible to this caller.');
+    const row = await this.knex('managed_filings').where({ id: filingId }).first();
+    if (row) {
+      const grants = await this.grants(p);
+      if (row.tenant_id === p.tenantId) {
+        const own = grants.find((g) => g.scopeId === row.scope_id);
+        if (own) return { row, role: own.role, permissions: this.permissionsFor(p, row.filing_mode, own.role) };
+      } else if (grants.length && (await this.sharing(p))) {
+        // Shared in from another tenant: visible (read only) while its home scope is active and it is
+        // shared into an active scope of this tenant where the caller holds a role.
+        const home = await this.knex('identity_scopes').where({ scope_id: row.scope_id }).first('active');
+        const shared =
+          home?.active &&
+          (await this.knex('managed_filing_shares')
+            .where('filing_id', filingId)
+            .whereIn(
+              'scope_id',
+              grants.map((g) => g.scopeId),
+            )
+            .first('scope_id'));
+        if (shared) return { row, role: null, permissions: { read: true, edit: false, manageAccess: false } };
+      }
+    }
+    throw notFound('The filing does not exist or is not visible to this caller.');
+  }
+
+  /** The filing, when the caller may change it: 404 if it cannot see it, 403 if it can see but not change it. */
+  async editableFiling(p: Principal, filingId: string): Promise<FilingAccess> {
+    const a = await this.filing(p, filingId);
+    if (p.readOnly) throw forbidden('A read-only API key cannot change working filings.');
+    if (a.role === null) throw forbidden('The filing is shared into this tenant read-only.');
+    if (a.role === 'viewer') throw forbidden("The caller's role in the filing's scope is viewer; changes need editor or manager.");
+    if (a.row.filing_mode !== 'managed') throw forbidden(`The filing is ${a.row.filing_mode === 'reference' ? 'a reference' : 'a legacy (unclassified)'} filing and read-only.`);
+    return a;
+  }
+}

@@ -1,0 +1,26 @@
+import { defineRoute, type RouteModule } from '../../src/http/route';
+import type { FilingAccessService } from './filing-access';
+import { fullFilingFromRow } from './records';
+import { FilingIdParams, ManagedFilingFull } from './schemas';
+
+/** GET /managed-filings/{filingId}: the full record with the caller's permissions. */
+export class FilingDetailRoute implements RouteModule {
+  constructor(private readonly access: FilingAccessService) {}
+
+  routes() {
+    return [
+      defineRoute({
+        method: 'get',
+        paths: ['/managed-filings/{filingId}'],
+        summary: 'A working filing',
+        tags: ['working filings'],
+        params: FilingIdParams,
+        responses: { 200: { description: 'The full filing record', schema: ManagedFilingFull } },
+        handler: async ({ principal, params }) => {
+          const a = await this.access.filing(principal, params.filingId);
+          return { headers: { 'Cache-Control': 'private, no-store' }, body: fullFilingFromRow(a.row, a.permissions) };
+        },
+      }),
+    ];
+  }
+}

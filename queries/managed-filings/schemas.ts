@@ -1,0 +1,173 @@
+import { z } from '../../src/http/zod';
+import { DISPOSITIONS, FILING_TYPES, REVIEW_TYPES, SCHEDULE_TYPES } from '../../commands/managed-filings/filing-fields';
+import { TOI_CODES, SUB_TOI_CODES } from '../../src/domain/toi-codes';
+import { SCOPE_PATTERN } from './filing-access';
+
+/** zod schemas of the working-filing resources: they validate requests and produce the OpenAPI document. */
+
+export const Uuid = z
+  .string()
+  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'Must be a UUID.')
+  .transform((s) => s.toLowerCase())
+  .openapi({ type: 'string', format: 'uuid' });
+
+export const ScopeString = z
+  .string()
+  .regex(SCOPE_PATTERN, 'Must be mc: followed by a letter or digit, then letters, digits and hyphens, up to 128 characters.')
+  .openapi({ example: 'mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b' });
+
+const DateString = z.iso.date('Must be a date (YYYY-MM-DD).');
+const ALL_SUB_TOI = [...SUB_TOI_CODES.values()].flat();
+
+export const FilingTypeSchema = z.enum(FILING_TYPES);
+export const ReviewTypeSchema = z.enum(REVIEW_TYPES);
+export const DispositionSchema = z.enum(DISPOSITIONS);
+export const ToiCodeSchema = z.enum(TOI_CODES as [string, ...string[]]);
+export const SubToiCodeSchema = z.enum(ALL_SUB_TOI as [string, ...string[]]);
+export const ScheduleTypeSchema = z.enum(SCHEDULE_TYPES);
+
+const tracking = z.string().min(1).max(256);
+
+/** Every editable filing field; create makes five of them required, PATCH none. */
+const filingFieldShape = {
+  companyId: Uuid,
+  jurisdictionId: Uuid,
+  primaryProductId: Uuid,
+  additionalProductIds: z.array(Uuid).max(100),
+  predecessorFilingId: Uuid.nullable(),
+  projectId: Uuid.nullable(),
+  filingType: FilingTypeSchema,
+  description: z.string().min(1).max(20000).nullable(),
+  serffTrackingNumber: tracking.nullable(),
+  stateTrackingNumber: tracking.nullable(),
+  companyTrackingNumber: tracking.nullable(),
+  reviewType: ReviewTypeSchema.nullable(),
+  toiCode: ToiCodeSchema.nullable(),
+  subToiCode: SubToiCodeSchema.nullable(),
+  disposition: DispositionSchema.nullable(),
+  dispositionDate: DateString.nullable(),
+  effectiveFromNew: DateString.nullable(),
+  effectiveFromRenewal: DateString.nullable(),
+};
+
+export const CreateFilingBody = z
+  .strictObject({
+    scope: ScopeString,
+    ...filingFieldShape,
+    additionalProductIds: filingFieldShape.additionalProductIds.optional(),
+    predecessorFilingId: filingFieldShape.predecessorFilingId.optional(),
+    projectId: filingFieldShape.projectId.optional(),
+    description: filingFieldShape.description.optional(),
+    serffTrackingNumber: filingFieldShape.serffTrackingNumber.optional(),
+    stateTrackingNumber: filingFieldShape.stateTrackingNumber.optional(),
+    companyTrackingNumber: filingFieldShape.companyTrackingNumber.optional(),
+    reviewType: filingFieldShape.reviewType.optional(),
+    toiCode: filingFieldShape.toiCode.optional(),
+    subToiCode: filingFieldShape.subToiCode.optional(),
+    disposition: filingFieldShape.disposition.optional(),
+    dispositionDate: filingFieldShape.dispositionDate.optional(),
+    effectiveFromNew: filingFieldShape.effectiveFromNew.optional(),
+    effectiveFromRenewal: filingFieldShape.effectiveFromRenewal.optional(),
+  })
+  .openapi('CreateManagedFiling', {
+    description: 'Required: scope, companyId, jurisdictionId, primaryProductId, filingType. subToiCode must belong to toiCode (see field-options).',
+  });
+
+export const PatchFilingBody = z.strictObject(filingFieldShape).partial().openapi('PatchManagedFiling', {
+  description: 'Every field optional; scope and filingMode cannot change. subToiCode is checked against the resulting filing including unchanged fields.',
+});
+
+export const Permissions = z.object({ read: z.boolean(), edit: z.boolean(), manageAccess: z.boolean() }).openapi('ManagedFilingPermissions');
+
+const baseShape = {
+  id: z.string(),
+  scope: z.string(),
+  displayName: z.string(),
+  filingMode: z.enum(['managed', 'reference']).nullable(),
+  companyId: z.string(),
+  jurisdictionId: z.string(),
+  primaryProductId: z.string(),
+  filingType: z.string(),
+  description: z.string().nullable(),
+  serffTrackingNumber: z.string().nullable(),
+  stateTrackingNumber: z.string().nullable(),
+  companyTrackingNumber: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+};
+
+export const ManagedFilingBase = z.object(baseShape).openapi('ManagedFilingBase');
+export const ManagedFilingFull = z
+  .object({
+    ...baseShape,
+    additionalProductIds: z.array(z.string()),
+    predecessorFilingId: z.string().nullable(),
+    projectId: z.string().nullable(),
+    reviewType: z.string().nullable(),
+    toiCode: z.string().nullable(),
+    subToiCode: z.string().nullable(),
+    disposition: z.string().nullable(),
+    dispositionDate: z.string().nullable(),
+    effectiveFromNew: z.string().nullable(),
+    effectiveFromRenewal: z.string().nullable(),
+    permissions: Permissions,
+  })
+  .openapi('ManagedFiling');
+
+export const FilingIdParams = z.strictObject({ filingId: z.string() });
+export const ItemParams = z.strictObject({ filingId: z.string(), itemId: z.string() });
+export const CommentParams = z.strictObject({ filingId: z.string(), commentId: z.string() });
+
+const AttachmentInput = z.strictObject({ artifactId: Uuid, artifactName: z.string().min(1).max(1024).optional() });
+const itemInputShape = {
+  artifactId: Uuid,
+  scheduleType: ScheduleTypeSchema.nullable(),
+  scheduleSeqNo: z.number().int().min(1).max(2147483647).nullable(),
+  context: z.string().min(1).max(20000),
+  attachments: z.array(AttachmentInput).max(100),
+};
+export const AddItemBody = z
+  .strictObject({ ...itemInputShape })
+  .partial()
+  .required({ artifactId: true })
+  .openapi('AddManagedFilingItem', { description: 'Extension. scheduleType and scheduleSeqNo are given together or not at all.' });
+export const PatchItemBody = z.strictObject(itemInputShape).partial().openapi('PatchManagedFilingItem', {
+  description:
+    'All fields optional, last write wins. Both schedule fields null unassigns; the resulting item must have both or neither schedule field set (400 otherwise). Attachment names and versions are resolved from the artifacts.',
+});
+
+export const Attachment = z
+  .object({ artifactId: z.string(), artifactVersionId: z.string(), artifactName: z.string(), artifactVersionNumber: z.number().int() })
+  .openapi('ManagedFilingItemAttachment');
+export const Item = z
+  .object({
+    id: z.string(),
+    filingId: z.string(),
+    artifactId: z.string(),
+    artifactVersionId: z.string(),
+    scheduleType: z.string().nullable(),
+    scheduleSeqNo: z.number().int().nullable(),
+    context: z.string().nullable(),
+    attachments: z.array(Attachment),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('ManagedFilingItem');
+
+export const Comment = z
+  .object({
+    id: z.string(),
+    threadId: z.string(),
+    parentCommentId: z.string().nullable(),
+    commentType: z.enum(['message', 'status_change']),
+    actor: z.string(),
+    body: z.string(),
+    data: z.record(z.string(), z.unknown()),
+    deleted: z.boolean(),
+    editedAt: z.string().nullable(),
+    createdAt: z.string(),
+    status: z.enum(['open', 'resolved']),
+    anchor: z.object({ type: z.literal('whole_resource') }),
+    target: z.object({ type: z.literal('record'), recordType: z.literal('filings'), recordId: z.string(), field: z.string().nullable() }),
+  })
+  .openapi('FilingComment');
