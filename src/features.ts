@@ -3,6 +3,7 @@ import { IdentityCommands } from '../commands/identity/identity-commands';
 import { IdentityProjector } from '../projections/identity/identity-projector';
 import { UsersMeRoutes } from '../queries/identity/users-me';
 import { TOKENS } from './tokens';
+import { catalog } from './features/catalog-feature';
 
 /**
  * Each feature binds its projectors, command services and route modules. Adding a feature is one
@@ -16,4 +17,4 @@ const identity: Feature = (c) => {
   c.bind(TOKENS.RouteModule).toConstantValue(new UsersMeRoutes());
 };
 
-export const FEATURES: Feature[] = [identity];
+export const FEATURES: Feature[] = [identity, catalog];
