@@ -25,7 +25,7 @@ function uuidFrom(r: () => number): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-/** One realistic catalog_filing record with one file of `pages` text pages. */
+/** One realistic catalog_filing record with one file of `pages` text pages (0: the file has no text). */
 export function generatedFiling(i: number, r: () => number, pages = 3): Record<string, unknown> {
   const serff = r() < 0.6;
   const [toi, sub] = TOIS[Math.floor(r() * TOIS.length)];
@@ -58,17 +58,18 @@ export function generatedFiling(i: number, r: () => number, pages = 3): Record<s
     stateStatusChangedDate: r() < 0.3 ? null : day(30),
     description: `Generated filing ${i}`,
     files: [
-      { fileId: uuidFrom(r), name: `filing-${i}.pdf`, role: 'form', versionId: null, mimeType: 'application/pdf', restricted: false, content: null, text: { pages: Array.from({ length: pages }, text) } },
+      { fileId: uuidFrom(r), name: `filing-${i}.pdf`, role: 'form', versionId: null, mimeType: 'application/pdf', restricted: false, content: null, text: pages > 0 ? { pages: Array.from({ length: pages }, text) } : null },
     ],
   };
 }
 
 /** Writes `n` generated filings as JSON Lines (streamed, so large sets need no memory). */
-export async function writeGeneratedCatalog(file: string, n: number, seed = 42): Promise<void> {
+export async function writeGeneratedCatalog(file: string, n: number, opts: { seed?: number; pages?: number } = {}): Promise<void> {
+  const seed = opts.seed ?? 42;
   const r = rng(seed);
   const out = fs.createWriteStream(file);
   for (let i = 0; i < n; i++) {
-    if (!out.write(JSON.stringify(generatedFiling(i, r)) + '\n')) await new Promise<void>((res) => out.once('drain', () => res()));
+    if (!out.write(JSON.stringify(generatedFiling(i, r, opts.pages ?? 3)) + '\n')) await new Promise<void>((res) => out.once('drain', () => res()));
   }
   await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
 }

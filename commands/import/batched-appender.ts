@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { CommandHandler } from '../command-handler';
 import type { EventStore } from '../../infra/eventstore/event-store';
 import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
+import { appendMany, type StreamAppend } from '../../infra/eventstore/postgres-bulk-append';
 import { fold, type Decider } from '../../src/domain/decider';
 import { ExpectedVersionConflict } from '../../src/domain/errors';
 import type { EventMetadata, LogPosition, NewEvent } from '../../src/domain/events';
@@ -24,9 +25,10 @@ const MAX_CONFLICT_RETRIES = 5;
 
 /**
  * The import's command path in batches: the same decide/append-with-expected-version as
- * CommandHandler, but many streams are loaded with one query and appended in one transaction, which is
+ * CommandHandler, but many streams are loaded with one query and appended with one statement, which is
  * what makes thousands of records per second possible. Flushes run one at a time, so jobs for one
- * stream are decided in submission order. Other event stores fall back to the one-by-one handler.
+ * stream are decided in submission order; the appends of a batch are one statement (appendMany).
+ * Other event stores fall back to the one-by-one handler.
  */
 export class BatchedAppender {
   private queue: Job[] = [];
@@ -117,14 +119,18 @@ export class BatchedAppender {
       s.state = fold(job.decider, events as never, s.state);
       s.version += events.length;
     }
-    const positions = new Map<Job, LogPosition>();
-    if (appends.length) {
-      const store = this.store as PostgresEventStore;
-      await this.knex.transaction(async (trx) => {
-        for (const a of appends) positions.set(a.job, (await store.appendWith(trx, a.job.streamId, a.events, a.expected, a.job.metadata)).position);
-      });
+    // One entry per stream (a stream may carry several jobs of this batch, in order).
+    const byStream = new Map<string, StreamAppend>();
+    const lastVersion = new Map<Job, number>();
+    for (const a of appends) {
+      let entry = byStream.get(a.job.streamId);
+      if (!entry) byStream.set(a.job.streamId, (entry = { streamId: a.job.streamId, expected: a.expected, events: [] }));
+      for (const event of a.events) entry.events.push({ event, metadata: a.job.metadata });
+      lastVersion.set(a.job, entry.expected + entry.events.length);
     }
-    for (const a of appends) a.job.resolve({ status: a.created ? 'created' : 'updated', position: positions.get(a.job) ?? null });
+    let positions = new Map<string, LogPosition>();
+    if (byStream.size) positions = await this.knex.transaction((trx) => appendMany(trx, [...byStream.values()]));
+    for (const a of appends) a.job.resolve({ status: a.created ? 'created' : 'updated', position: positions.get(`${a.job.streamId}@${lastVersion.get(a.job)}`) ?? null });
     for (const s of settled) {
       if (s.outcome) s.job.resolve(s.outcome);
       else s.job.reject(s.error);

@@ -17,6 +17,10 @@ export async function runImport(rt: Runtime, file: string, opts: { wait: boolean
     ? new cliProgress.SingleBar({ format: 'import [{bar}] {percentage}% {value}/{total} bytes', stream: process.stderr }, cliProgress.Presets.shades_classic)
     : null;
   bar?.start(fs.statSync(file).size, 0);
+  // With --wait, project while importing rather than after: the read side catches up on the other
+  // core instead of adding its time at the end. Competing with a running `ifrs serve` is safe (the
+  // engine locks checkpoints); the runtime's close stops this runner.
+  if (opts.wait) await rt.engine.start();
   let r: Awaited<ReturnType<typeof importFile>>;
   try {
     r = await importFile(file, { importers, concurrency: opts.concurrency, onProgress: (b) => bar?.update(b) });
