@@ -95,7 +95,7 @@ describe('catalog query plans (50,000 filings)', function () {
       const res = await knex.raw(`explain (analyze, costs off, timing off, summary off) ${sql.replace(/\$(\d+)/g, '?')}`, bindings as never);
       const plan = (res.rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
       assert.doesNotMatch(plan, new RegExp(`Seq Scan on ${CATALOG_FILINGS}\\b`), `${list.title}:\n${plan}`);
-      const params = new URLSearchParams(Object.entries(list.query).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]])));
+      const params = new URLSearchParams(Object.entries(list.query).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x): [string, string] => [k, x]) : [[k, v] as [string, string]])));
       sections.push(`## ${list.title}\n\n\`GET /insurance/filings?${params.toString()}\`${list.serff === false ? ' (key without serff:view)' : ''}\n\n\`\`\`sql\n${sql}\n\`\`\`\n\n\`\`\`\n${plan}\n\`\`\`\n`);
     }
     if (process.env.WRITE_PLANS === '1') {
