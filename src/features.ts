@@ -17,6 +17,7 @@ import { SearchProjector } from '../projections/search/search-projector';
 import { SearchFilingsRoutes } from '../queries/search/search-filings';
 import type { SearchIndex } from './ports/search-index';
 import { workingFilingsFeature } from './working-filings-feature';
+import { catalog } from './features/catalog-feature';
 
 /**
  * Each feature binds its projectors, command services and route modules. Adding a feature is one
@@ -45,4 +46,4 @@ const filesAndSearch: Feature = (c) => {
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new SearchFilingsRoutes(ctx.get<SearchIndex>(TOKENS.SearchIndex), ctx.get(TOKENS.Cursors))).inSingletonScope();
 };
 
-export const FEATURES: Feature[] = [identity, filesAndSearch, workingFilingsFeature];
+export const FEATURES: Feature[] = [identity, catalog, filesAndSearch, workingFilingsFeature];

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { workingFilingsCli } from './working-filings-cli';
+import { importCommand } from '../../commands/import/import-cli';
 
 /** Feature commands (import, demo seed, ...) add themselves here. */
 export type CliExtension = (program: Command) => void;
 
-export const CLI_EXTENSIONS: CliExtension[] = [workingFilingsCli];
+export const CLI_EXTENSIONS: CliExtension[] = [importCommand, workingFilingsCli];

@@ -1,0 +1,17 @@
+import { DomainError } from '../../src/domain/errors';
+import type { ProductRecord } from './directory-records';
+import { snapshotDecider, type SnapshotEvent } from './snapshot-decider';
+
+/** Stream `product-<id>`. */
+export type ProductEvent = SnapshotEvent<'ProductImported', 'ProductUpdated', ProductRecord>;
+export const PRODUCT_EVENT_TYPES: ProductEvent['type'][] = ['ProductImported', 'ProductUpdated'];
+
+export const productDecider = snapshotDecider('ProductImported', 'ProductUpdated', (r: ProductRecord) => {
+  if (r.predecessorProductId === r.id) throw new DomainError('invalid_request', `product ${r.id} cannot be its own predecessor`, 400);
+  // Availability is one row per state: the filters match carrier, state, TOI and sub-TOI within one row.
+  const states = new Set<string>();
+  for (const a of r.availability) {
+    if (states.has(a.state)) throw new DomainError('invalid_request', `product ${r.id} lists state ${a.state} twice in availability`, 400);
+    states.add(a.state);
+  }
+});

@@ -1,0 +1,145 @@
+import type { Knex } from 'knex';
+import type { CommandHandler } from '../command-handler';
+import type { EventStore } from '../../infra/eventstore/event-store';
+import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
+import { appendMany, type StreamAppend } from '../../infra/eventstore/postgres-bulk-append';
+import { fold, type Decider } from '../../src/domain/decider';
+import { ExpectedVersionConflict } from '../../src/domain/errors';
+import type { EventMetadata, LogPosition, NewEvent } from '../../src/domain/events';
+
+export interface AppendOutcome {
+  status: 'created' | 'updated' | 'unchanged';
+  position: LogPosition | null;
+}
+
+interface Job {
+  decider: Decider<unknown, unknown, NewEvent>;
+  streamId: string;
+  command: unknown;
+  metadata: EventMetadata;
+  resolve(o: AppendOutcome): void;
+  reject(e: unknown): void;
+}
+
+const MAX_CONFLICT_RETRIES = 5;
+
+/**
+ * The import's command path in batches: the same decide/append-with-expected-version as
+ * CommandHandler, but many streams are loaded with one query and appended with one statement, which is
+ * what makes thousands of records per second possible. Flushes run one at a time, so jobs for one
+ * stream are decided in submission order; the appends of a batch are one statement (appendMany).
+ * Other event stores fall back to the one-by-one handler.
+ */
+export class BatchedAppender {
+  private queue: Job[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> = Promise.resolve();
+  private scheduled = false;
+
+  constructor(
+    private readonly knex: Knex,
+    private readonly store: EventStore,
+    private readonly handler: CommandHandler,
+    private readonly maxBatch = 400,
+    private readonly maxDelayMs = 3,
+  ) {}
+
+  submit<S, C, E extends NewEvent>(decider: Decider<S, C, E>, streamId: string, command: C, metadata: EventMetadata): Promise<AppendOutcome> {
+    if (!(this.store instanceof PostgresEventStore)) {
+      return this.handler.execute(decider, streamId, command, { metadata }).then((r) => ({
+        status: r.events.length === 0 ? 'unchanged' : r.version === r.events.length ? 'created' : 'updated',
+        position: r.position,
+      }));
+    }
+    return new Promise<AppendOutcome>((resolve, reject) => {
+      this.queue.push({ decider: decider as unknown as Job['decider'], streamId, command, metadata, resolve, reject });
+      if (this.queue.length >= this.maxBatch) this.schedule();
+      else if (!this.timer) this.timer = setTimeout(() => this.schedule(), this.maxDelayMs);
+    });
+  }
+
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.running = this.running.then(async () => {
+      this.scheduled = false;
+      while (this.queue.length) {
+        const batch = this.queue.splice(0, this.maxBatch);
+        await this.flush(batch);
+      }
+    });
+  }
+
+  private async flush(batch: Job[]): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.tryFlush(batch);
+        return;
+      } catch (e) {
+        // Another writer (a second import, say) moved a stream: reload and decide again.
+        if (e instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) continue;
+        for (const j of batch) j.reject(e);
+        return;
+      }
+    }
+  }
+
+  private async tryFlush(batch: Job[]): Promise<void> {
+    const ids = [...new Set(batch.map((j) => j.streamId))];
+    const res = await this.knex.raw(`select stream_id, version, type, data from es_events where stream_id = any(?) order by stream_id, version`, [ids]);
+    const history = new Map<string, { type: string; data: unknown; version: number }[]>();
+    for (const r of res.rows as { stream_id: string; version: number; type: string; data: unknown }[]) {
+      if (!history.has(r.stream_id)) history.set(r.stream_id, []);
+      history.get(r.stream_id)!.push({ type: r.type, data: r.data, version: Number(r.version) });
+    }
+    const streams = new Map<string, { state: unknown; version: number }>();
+    const appends: { job: Job; events: NewEvent[]; expected: number; created: boolean }[] = [];
+    const settled: { job: Job; outcome: AppendOutcome | null; error?: unknown }[] = [];
+    for (const job of batch) {
+      let s = streams.get(job.streamId);
+      if (!s) {
+        const h = history.get(job.streamId) ?? [];
+        s = { state: fold(job.decider, h as never), version: h.length ? h[h.length - 1].version : 0 };
+        streams.set(job.streamId, s);
+      }
+      let events: NewEvent[];
+      try {
+        events = job.decider.decide(s.state, job.command);
+      } catch (e) {
+        settled.push({ job, outcome: null, error: e });
+        continue;
+      }
+      if (events.length === 0) {
+        settled.push({ job, outcome: { status: 'unchanged', position: null } });
+        continue;
+      }
+      appends.push({ job, events, expected: s.version, created: s.version === 0 });
+      s.state = fold(job.decider, events as never, s.state);
+      s.version += events.length;
+    }
+    // One entry per stream (a stream may carry several jobs of this batch, in order).
+    const byStream = new Map<string, StreamAppend>();
+    const lastVersion = new Map<Job, number>();
+    for (const a of appends) {
+      let entry = byStream.get(a.job.streamId);
+      if (!entry) byStream.set(a.job.streamId, (entry = { streamId: a.job.streamId, expected: a.expected, events: [] }));
+      for (const event of a.events) entry.events.push({ event, metadata: a.job.metadata });
+      lastVersion.set(a.job, entry.expected + entry.events.length);
+    }
+    let positions = new Map<string, LogPosition>();
+    if (byStream.size) positions = await this.knex.transaction((trx) => appendMany(trx, [...byStream.values()]));
+    for (const a of appends) a.job.resolve({ status: a.created ? 'created' : 'updated', position: positions.get(`${a.job.streamId}@${lastVersion.get(a.job)}`) ?? null });
+    for (const s of settled) {
+      if (s.outcome) s.job.resolve(s.outcome);
+      else s.job.reject(s.error);
+    }
+  }
+
+  /** Resolves when everything submitted so far has been appended (or failed). */
+  async drain(): Promise<void> {
+    if (this.queue.length) this.schedule();
+    await this.running;
+  }
+}

@@ -1,0 +1,145 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import type { EventMetadata } from '../../src/domain/events';
+import { DomainError } from '../../src/domain/errors';
+import { ImportRecordError, type RecordImporter } from './record-importer';
+
+export const MAX_REPORTED_ERRORS = 1000;
+
+export interface LineError {
+  line: number;
+  message: string;
+}
+
+export interface ImportResult {
+  imported: number;
+  failed: number;
+  errors: LineError[];
+  /** Present (true) only when more than MAX_REPORTED_ERRORS lines failed; `failed` still counts them all. */
+  errorsTruncated?: true;
+}
+
+export interface ImportOptions {
+  importers: RecordImporter[];
+  metadata?: EventMetadata;
+  /** Lines in flight at once; lines of one record (same type and id) still run in file order. */
+  concurrency?: number;
+  onProgress?(bytesRead: number, totalBytes: number): void;
+}
+
+/** Lines of a file, read as the consumer asks for them: the file is never held in memory whole. */
+async function* lines(file: string, onBytes: (n: number) => void): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 256 * 1024 })) {
+    onBytes((chunk as Buffer).length);
+    rest += decoder.write(chunk as Buffer);
+    let i: number;
+    while ((i = rest.indexOf('\n')) >= 0) {
+      yield rest.slice(0, i);
+      rest = rest.slice(i + 1);
+    }
+  }
+  rest += decoder.end();
+  if (rest.length) yield rest;
+}
+
+/** Per-record ordering key: re-stating a record later in the file must apply after the earlier one. */
+function recordKey(r: Record<string, unknown>): string {
+  return `${String(r.type)}\u0000${typeof r.scope === 'string' ? r.scope : ''}\u0000${typeof r.id === 'string' ? r.id : ''}`;
+}
+
+function isLineError(e: unknown): boolean {
+  return e instanceof ImportRecordError || e instanceof DomainError;
+}
+
+/**
+ * `ifrs import`: streams a JSON Lines file, validates each line, dispatches it by `type` to the bound
+ * RecordImporter, and reports bad lines without stopping. Infrastructure failures (the database going
+ * away) abort the whole import instead of being reported as thousands of bad lines.
+ */
+export async function importFile(file: string, opts: ImportOptions): Promise<ImportResult & { usedTypes: string[] }> {
+  const byType = new Map<string, RecordImporter>();
+  for (const imp of opts.importers) for (const t of imp.types) byType.set(t, imp);
+  const baseDir = path.dirname(path.resolve(file));
+  const totalBytes = (await fs.promises.stat(file)).size;
+  const concurrency = opts.concurrency ?? 256;
+  const metadata: EventMetadata = { actor: 'operator:import', correlationId: crypto.randomUUID(), importFile: path.basename(file), ...opts.metadata };
+
+  let imported = 0;
+  const errors: LineError[] = [];
+  let failed = 0;
+  let fatal: unknown = null;
+  const usedTypes = new Set<string>();
+  const fail = (line: number, message: string) => {
+    failed++;
+    if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, message: message.slice(0, 500) });
+  };
+
+  const tails = new Map<string, Promise<void>>();
+  let inFlight = 0;
+  let slotFree: (() => void) | null = null;
+  let bytes = 0;
+  let lineNo = 0;
+
+  for await (const raw of lines(file, (n) => {
+    bytes += n;
+    opts.onProgress?.(bytes, totalBytes);
+  })) {
+    lineNo++;
+    if (fatal) break;
+    const text = raw.trim();
+    if (!text) continue;
+    const line = lineNo;
+    let record: Record<string, unknown>;
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ImportRecordError('a record is a JSON object');
+      record = parsed as Record<string, unknown>;
+    } catch (e) {
+      fail(line, e instanceof ImportRecordError ? e.message : `not valid JSON: ${(e as Error).message}`);
+      continue;
+    }
+    if (typeof record.type !== 'string') {
+      fail(line, 'type: required (a string naming the record type)');
+      continue;
+    }
+    const importer = byType.get(record.type);
+    if (!importer) {
+      fail(line, `unknown record type "${record.type}" (known: ${[...byType.keys()].sort().join(', ')})`);
+      continue;
+    }
+    usedTypes.add(record.type);
+
+    while (inFlight >= concurrency) await new Promise<void>((r) => (slotFree = r));
+    inFlight++;
+    const key = recordKey(record);
+    const before = tails.get(key) ?? Promise.resolve();
+    const task = before.then(async () => {
+      try {
+        await importer.import(record, { baseDir, metadata: { ...metadata, line }, line });
+        imported++;
+      } catch (e) {
+        if (isLineError(e)) fail(line, (e as Error).message);
+        else fatal ??= e;
+      } finally {
+        inFlight--;
+        const wake = slotFree;
+        slotFree = null;
+        wake?.();
+      }
+    });
+    tails.set(key, task);
+    void task.then(() => {
+      if (tails.get(key) === task) tails.delete(key);
+    });
+  }
+  await Promise.all([...tails.values()]);
+  while (inFlight > 0) await new Promise<void>((r) => (slotFree = r));
+  if (fatal) throw fatal;
+  const result: ImportResult & { usedTypes: string[] } = { imported, failed, errors: errors.sort((a, b) => a.line - b.line), usedTypes: [...usedTypes] };
+  if (failed > errors.length) result.errorsTruncated = true;
+  return result;
+}

@@ -1,0 +1,88 @@
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import { ExpectedVersionConflict } from '../../src/domain/errors';
+import type { EventMetadata, LogPosition, NewEvent } from '../../src/domain/events';
+
+export interface StreamAppend {
+  streamId: string;
+  /** The stream's version before these events (0: the stream must not exist yet). */
+  expected: number;
+  events: { event: NewEvent; metadata: EventMetadata }[];
+}
+
+/**
+ * Appends to many streams in ONE statement, with the same guarantees as PostgresEventStore.append:
+ * each stream row moves from its expected version first (a conflict anywhere moves fewer rows, and
+ * the caller's transaction is rolled back), events are stamped with the transaction id, and global
+ * positions follow the input order, so a stream's events keep version order in the global log.
+ * A bulk import spends one round trip per batch instead of one per stream, which is what makes
+ * thousands of records per second possible. Must run inside a transaction (the rollback undoes a
+ * partial move). Returns the position of every appended event, keyed `<streamId>@<version>`.
+ */
+export async function appendMany(trx: Knex.Transaction, appends: StreamAppend[]): Promise<Map<string, LogPosition>> {
+  const out = new Map<string, LogPosition>();
+  if (!appends.length) return out;
+  if (new Set(appends.map((a) => a.streamId)).size !== appends.length) throw new Error('appendMany: one entry per stream');
+  const ev = { id: [] as string[], stream: [] as string[], ord: [] as number[], seq: [] as number[], type: [] as string[], schema: [] as number[], data: [] as string[], meta: [] as string[] };
+  for (const a of appends) {
+    a.events.forEach((e, i) => {
+      ev.id.push(crypto.randomUUID());
+      ev.stream.push(a.streamId);
+      ev.ord.push(i + 1);
+      ev.seq.push(ev.seq.length);
+      ev.type.push(e.event.type);
+      ev.schema.push(e.event.schemaVersion ?? 1);
+      ev.data.push(JSON.stringify(e.event.data ?? {}));
+      ev.meta.push(JSON.stringify(e.metadata ?? {}));
+    });
+  }
+  const sql = `
+    with input as (
+      select * from unnest(cast(? as text[]), cast(? as bigint[]), cast(? as bigint[])) as i(stream_id, expected, n)
+    ),
+    created as (
+      insert into es_streams (stream_id, version)
+      select stream_id, n from input where expected = 0
+      on conflict do nothing
+      returning stream_id, version
+    ),
+    updated as (
+      update es_streams s set version = s.version + i.n
+      from input i where s.stream_id = i.stream_id and i.expected > 0 and s.version = i.expected
+      returning s.stream_id, s.version
+    ),
+    moved as (select stream_id, version from created union all select stream_id, version from updated),
+    ins as (
+      insert into es_events (event_id, stream_id, version, type, schema_version, data, metadata)
+      select e.event_id, e.stream_id, m.version - i.n + e.ord, e.type, e.schema_version, e.data, e.metadata
+      from unnest(cast(? as uuid[]), cast(? as text[]), cast(? as int[]), cast(? as int[]), cast(? as text[]), cast(? as int[]), cast(? as jsonb[]), cast(? as jsonb[]))
+        as e(event_id, stream_id, ord, seq, type, schema_version, data, metadata)
+      join moved m on m.stream_id = e.stream_id
+      join input i on i.stream_id = e.stream_id
+      order by e.seq
+      returning global_position, transaction_id::text as tx, stream_id, version
+    )
+    select (select count(*) from moved) as moved, ins.* from ins`;
+  const res = await trx.raw(sql, [
+    appends.map((a) => a.streamId),
+    appends.map((a) => a.expected),
+    appends.map((a) => a.events.length),
+    ev.id,
+    ev.stream,
+    ev.ord,
+    ev.seq,
+    ev.type,
+    ev.schema,
+    ev.data,
+    ev.meta,
+  ] as never);
+  const rows = res.rows as { moved: number; global_position: number; tx: string; stream_id: string; version: number }[];
+  const moved = rows.length ? Number(rows[0].moved) : 0;
+  if (moved !== appends.length) {
+    const movedIds = new Set(rows.map((r) => r.stream_id));
+    const lost = appends.find((a) => !movedIds.has(a.streamId))!;
+    throw new ExpectedVersionConflict(lost.streamId, lost.expected, null);
+  }
+  for (const r of rows) out.set(`${r.stream_id}@${Number(r.version)}`, { commit: BigInt(r.tx), prepare: BigInt(r.global_position) });
+  return out;
+}

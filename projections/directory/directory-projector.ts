@@ -1,0 +1,152 @@
+import type { Knex } from 'knex';
+import { CARRIER_EVENT_TYPES, type CarrierEvent } from '../../commands/directory/carrier';
+import { CARRIER_GROUP_EVENT_TYPES, type CarrierGroupEvent } from '../../commands/directory/carrier-group';
+import { DIRECTORY_PROJECTION } from '../../commands/directory/directory-importers';
+import { MGA_EVENT_TYPES, type MgaEvent } from '../../commands/directory/mga';
+import { PRODUCT_EVENT_TYPES, type ProductEvent } from '../../commands/directory/product';
+import { normalizeNaicGroupCode } from '../../commands/catalog/catalog-enums';
+import { assertNever } from '../../src/domain/decider';
+import type { RecordedEvent } from '../../src/domain/events';
+import type { ProjectionContext, Projector, TableNamer } from '../projector';
+
+type DirectoryEvent = CarrierGroupEvent | CarrierEvent | MgaEvent | ProductEvent;
+
+export const DIR = {
+  groups: 'dir_carrier_groups',
+  carriers: 'dir_carriers',
+  mgas: 'dir_mgas',
+  products: 'dir_products',
+  availability: 'dir_product_availability',
+} as const;
+
+/** Lower-cased name and aliases, one per line: "name matches names and aliases" is one substring test. */
+const searchText = (name: string, aliases: string[] = []) => [name, ...aliases].join('\n').toLowerCase();
+
+/**
+ * The directories (carrier groups, carriers, MGAs, products) as one read model: the lists join them
+ * (a carrier's group name, a product's writing companies), so they live and rebuild together.
+ */
+export class DirectoryProjector implements Projector {
+  readonly name = DIRECTORY_PROJECTION;
+  readonly version = 1;
+  readonly tables = Object.values(DIR);
+  readonly eventTypes = [...CARRIER_GROUP_EVENT_TYPES, ...CARRIER_EVENT_TYPES, ...MGA_EVENT_TYPES, ...PRODUCT_EVENT_TYPES];
+
+  async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
+    await trx.raw(`
+      create table ${t(DIR.groups)} (id text primary key, version int not null, name text not null, search text not null,
+        identifiers jsonb not null, naic_codes text[] not null);
+      create index on ${t(DIR.groups)} (name, id);
+      create index on ${t(DIR.groups)} using gin (naic_codes);
+      create table ${t(DIR.carriers)} (id text primary key, version int not null, name text not null, search text not null,
+        identifiers jsonb not null, naic_codes text[] not null, group_id text, domicile text, status text, aliases text[] not null,
+        gross_premium_written jsonb, cession_ratio jsonb, merged_into text);
+      create index on ${t(DIR.carriers)} (name, id);
+      create index on ${t(DIR.carriers)} (group_id);
+      create index on ${t(DIR.carriers)} (merged_into);
+      create index on ${t(DIR.carriers)} using gin (naic_codes);
+      create index on ${t(DIR.carriers)} using gin (identifiers jsonb_path_ops);
+      create table ${t(DIR.mgas)} (id text primary key, version int not null, slug text not null, name text not null, search text not null,
+        aliases text[] not null, carriers jsonb not null);
+      create index on ${t(DIR.mgas)} (name, id);
+      create index on ${t(DIR.mgas)} using gin (carriers jsonb_path_ops);
+      create table ${t(DIR.products)} (id text primary key, version int not null, name text not null, product_type text not null,
+        admitted boolean not null, predecessor_product_id text, note text, group_id text, mga_id text, states text[] not null,
+        availability jsonb not null, claims jsonb not null, filings jsonb not null);
+      create index on ${t(DIR.products)} (lower(name), id);
+      create table ${t(DIR.availability)} (product_id text not null, ord int not null, state text not null,
+        writing_company_ids text[] not null, toi_codes text[] not null, subtoi_codes text[] not null, primary key (product_id, ord));
+      create index on ${t(DIR.availability)} (state);
+    `);
+  }
+
+  private async upsert(trx: Knex.Transaction, table: string, row: Record<string, unknown>): Promise<boolean> {
+    const r = await trx(table).insert(row).onConflict('id').merge().whereRaw(`?? < excluded.version`, [`${table}.version`]).returning('id');
+    return r.length > 0;
+  }
+
+  async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+    for (const raw of events) {
+      const e = raw as unknown as DirectoryEvent;
+      const version = raw.version;
+      switch (e.type) {
+        case 'CarrierGroupImported':
+        case 'CarrierGroupUpdated': {
+          const g = e.data;
+          await this.upsert(trx, t(DIR.groups), {
+            id: g.id,
+            version,
+            name: g.name,
+            search: searchText(g.name),
+            identifiers: JSON.stringify(g.identifiers),
+            naic_codes: g.identifiers.filter((i) => i.scheme === 'naic_group').map((i) => normalizeNaicGroupCode(i.value)),
+          });
+          break;
+        }
+        case 'CarrierImported':
+        case 'CarrierUpdated': {
+          const c = e.data;
+          await this.upsert(trx, t(DIR.carriers), {
+            id: c.id,
+            version,
+            name: c.name,
+            search: searchText(c.name, c.aliases),
+            identifiers: JSON.stringify(c.identifiers),
+            naic_codes: c.identifiers.filter((i) => i.scheme === 'naic_company').map((i) => i.value),
+            group_id: c.groupId,
+            domicile: c.domicile,
+            status: c.status,
+            aliases: c.aliases,
+            gross_premium_written: c.grossPremiumWritten ? JSON.stringify(c.grossPremiumWritten) : null,
+            cession_ratio: c.cessionRatio ? JSON.stringify(c.cessionRatio) : null,
+            merged_into: c.mergedInto,
+          });
+          break;
+        }
+        case 'MgaImported':
+        case 'MgaUpdated': {
+          const m = e.data;
+          await this.upsert(trx, t(DIR.mgas), {
+            id: m.id,
+            version,
+            slug: m.slug,
+            name: m.name,
+            search: searchText(m.name, m.aliases),
+            aliases: m.aliases,
+            carriers: JSON.stringify(m.carriers),
+          });
+          break;
+        }
+        case 'ProductImported':
+        case 'ProductUpdated': {
+          const p = e.data;
+          const changed = await this.upsert(trx, t(DIR.products), {
+            id: p.id,
+            version,
+            name: p.name,
+            product_type: p.productType,
+            admitted: p.admitted,
+            predecessor_product_id: p.predecessorProductId,
+            note: p.note,
+            group_id: p.groupId,
+            mga_id: p.mgaId,
+            states: p.availability.map((a) => a.state),
+            availability: JSON.stringify(p.availability),
+            claims: JSON.stringify(p.claims),
+            filings: JSON.stringify(p.filings),
+          });
+          if (!changed) break;
+          await trx(t(DIR.availability)).where({ product_id: p.id }).delete();
+          if (p.availability.length) {
+            await trx(t(DIR.availability)).insert(
+              p.availability.map((a, ord) => ({ product_id: p.id, ord, state: a.state, writing_company_ids: a.writingCompanyIds, toi_codes: a.toiCodes, subtoi_codes: a.subtoiCodes })),
+            );
+          }
+          break;
+        }
+        default:
+          assertNever(e);
+      }
+    }
+  }
+}

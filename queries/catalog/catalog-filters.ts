@@ -1,0 +1,126 @@
+import type { Knex } from 'knex';
+import {
+  CATALOG_SOURCES,
+  FILING_TYPES_NORMALIZED,
+  NORMALIZED_OUTCOMES,
+  isIsoDate,
+  sourceReferenceKey,
+} from '../../commands/catalog/catalog-enums';
+import { forbidden, invalidRequest } from '../../src/domain/errors';
+import { canViewSerff, type Principal } from '../../src/identity/principal';
+import { cursorParam, qInt, qList, qScalar } from '../../src/http/validation';
+import { z } from '../../src/http/zod';
+import { carrierFilterCodes, groupFilterCodes } from '../directory/directory-resolution';
+import type { SortKey } from './keyset';
+
+const text = z.string().min(1, 'Must not be empty.').max(500, 'At most 500 characters.');
+const date = qScalar(z.string().refine(isIsoDate, 'Must be a date YYYY-MM-DD.'));
+const code = z.string().min(1).max(20).regex(/^\d+(\.\d+)*$/, 'A normalized code: digits separated by dots, such as 04.0.');
+
+export const SORT_COLUMNS = {
+  submissionDate: 'submission_date',
+  dispositionDate: 'disposition_date',
+  stateStatusChangedDate: 'state_status_changed_date',
+  companyName: 'company_name',
+  state: 'state',
+  sourceReference: 'source_reference',
+} as const;
+const SORTS = Object.keys(SORT_COLUMNS).flatMap((k) => [k, `-${k}`]) as [string, ...string[]];
+
+/** GET /insurance/filings query: every parameter of the spec; repeatable ones combine with OR. */
+export const CatalogListQuery = z.strictObject({
+  limit: qInt(1, 200).optional().describe('1 to 200, default 50'),
+  cursor: cursorParam().optional(),
+  carrier: qList(text).optional().describe('Directory carrier ID; matched through the carrier\'s current NAIC code; 404 when it matches no catalog identifier.'),
+  group: qList(text).optional().describe('Directory group ID; matched through the group\'s NAIC group code and its carriers\' current NAIC codes.'),
+  excludeCarrier: qList(text).optional().describe('Excludes filings of these carriers and filings whose carrierIds is null or empty.'),
+  state: qList(z.string().regex(/^[A-Za-z]{2}$/, 'Two letters.').transform((s) => s.toUpperCase())).optional(),
+  source: qList(z.enum(CATALOG_SOURCES), 2).optional(),
+  sourceReference: qList(text).optional().describe('Exact native reference; SERFF case-insensitive; Florida with or without the FL- prefix (normalized).'),
+  companyName: qList(text).optional(),
+  productName: qList(text).optional(),
+  companyNameContains: qScalar(text).optional(),
+  productNameContains: qScalar(text).optional(),
+  businessType: qList(text).optional(),
+  normalizedOutcome: qList(z.enum(NORMALIZED_OUTCOMES)).optional(),
+  filingTypeNormalized: qList(z.enum(FILING_TYPES_NORMALIZED)).optional(),
+  toi: qList(code).optional(),
+  subToi: qList(code).optional(),
+  filingType: qList(text).optional(),
+  sourceStatus: qList(text).optional(),
+  submissionDateFrom: date.optional(),
+  submissionDateTo: date.optional(),
+  dispositionDateFrom: date.optional(),
+  dispositionDateTo: date.optional(),
+  stateStatusChangedDateFrom: date.optional(),
+  stateStatusChangedDateTo: date.optional(),
+  sort: qList(z.enum(SORTS), 3).optional().describe('Up to three keys, "-" for descending; default -submissionDate; nulls last; id breaks ties.'),
+});
+export type CatalogListQuery = z.infer<typeof CatalogListQuery>;
+
+export function sortKeys(sort: string[] | undefined): SortKey[] {
+  const keys = (sort?.length ? sort : ['-submissionDate']).map((s) => {
+    const desc = s.startsWith('-');
+    return { name: desc ? s.slice(1) : s, column: SORT_COLUMNS[(desc ? s.slice(1) : s) as keyof typeof SORT_COLUMNS], desc };
+  });
+  const names = keys.map((k) => k.name);
+  if (new Set(names).size !== names.length) {
+    throw invalidRequest('A sort key may appear once.', [{ location: 'query', path: ['sort'], code: 'invalid_value', message: 'A sort key may appear once.' }]);
+  }
+  return keys.map(({ column, desc }) => ({ column, desc }));
+}
+
+/** Cross-parameter rules of the spec that a per-parameter schema cannot express. */
+export function checkCombination(q: CatalogListQuery, principal: Principal): void {
+  const needsSource = (['sourceReference', 'sourceStatus', 'filingType'] as const).filter((k) => q[k]?.length);
+  if (needsSource.length && q.source?.length !== 1) {
+    throw invalidRequest(`${needsSource.join(', ')} need exactly one source.`, [
+      { location: 'query', path: ['source'], code: q.source ? 'invalid_value' : 'required', message: `Exactly one source is needed with ${needsSource.join(', ')}.` },
+    ]);
+  }
+  if (q.source?.includes('serff') && !canViewSerff(principal)) throw forbidden('Viewing SERFF filings needs the serff:view permission.');
+}
+
+/** Applies every filter to a catalog_filings query (the carrier and group look-ups may answer 404). */
+export async function applyFilters(knex: Knex, qb: Knex.QueryBuilder, q: CatalogListQuery, principal: Principal): Promise<void> {
+  // Without serff:view, SERFF filings are simply absent (DESIGN.md).
+  if (!canViewSerff(principal)) qb.whereNot('source', 'serff');
+  if (q.source) qb.whereIn('source', q.source);
+  if (q.sourceReference) qb.whereIn('source_reference_key', q.sourceReference.map((r) => sourceReferenceKey(q.source![0], r)));
+  if (q.state) qb.whereIn('state', q.state);
+  if (q.companyName) qb.whereIn('company_name', q.companyName);
+  if (q.productName) qb.whereIn('product_name', q.productName);
+  // strpos, not LIKE: the value is a literal, so % and _ are ordinary characters.
+  if (q.companyNameContains) qb.whereRaw('strpos(lower(company_name), ?) > 0', [q.companyNameContains.toLowerCase()]);
+  if (q.productNameContains) qb.whereRaw('strpos(lower(product_name), ?) > 0', [q.productNameContains.toLowerCase()]);
+  if (q.businessType) qb.whereIn('business_type', q.businessType);
+  if (q.normalizedOutcome) qb.whereIn('normalized_outcome', q.normalizedOutcome);
+  if (q.filingTypeNormalized) qb.whereIn('filing_type_normalized', q.filingTypeNormalized);
+  // Null codes never equal anything, so filings without normalized codes never match.
+  if (q.toi) qb.whereIn('toi_code', q.toi);
+  if (q.subToi) qb.whereIn('sub_toi_code', q.subToi);
+  if (q.filingType) qb.whereIn('filing_type', q.filingType);
+  if (q.sourceStatus) qb.whereIn('source_status', q.sourceStatus);
+  // Inclusive bounds; a filing lacking the date fails the comparison and is excluded.
+  if (q.submissionDateFrom) qb.where('submission_date', '>=', q.submissionDateFrom);
+  if (q.submissionDateTo) qb.where('submission_date', '<=', q.submissionDateTo);
+  if (q.dispositionDateFrom) qb.where('disposition_date', '>=', q.dispositionDateFrom);
+  if (q.dispositionDateTo) qb.where('disposition_date', '<=', q.dispositionDateTo);
+  if (q.stateStatusChangedDateFrom) qb.where('state_status_changed_date', '>=', q.stateStatusChangedDateFrom);
+  if (q.stateStatusChangedDateTo) qb.where('state_status_changed_date', '<=', q.stateStatusChangedDateTo);
+  if (q.carrier) {
+    const codes = await carrierFilterCodes(knex, q.carrier, 'carrier');
+    qb.whereRaw('naic_company_codes && ?::text[]', [codes]);
+  }
+  if (q.group) {
+    const { groupCodes, companyCodes } = await groupFilterCodes(knex, q.group);
+    qb.where((w) => {
+      w.whereIn('naic_group_code', groupCodes).orWhereRaw('naic_company_codes && ?::text[]', [companyCodes]);
+    });
+  }
+  if (q.excludeCarrier) {
+    const codes = await carrierFilterCodes(knex, q.excludeCarrier, 'excludeCarrier');
+    // A filing whose carrier is unknown (carrierIds null or empty) is excluded too (DESIGN.md).
+    qb.whereRaw('cardinality(carrier_ids) > 0').whereRaw('not (coalesce(naic_company_codes, ?::text[]) && ?::text[])', ['{}', codes]);
+  }
+}

@@ -1,0 +1,56 @@
+import type { Knex } from 'knex';
+import { defineRoute, type RouteModule } from '../../src/http/route';
+import type { CursorService } from '../../src/http/cursors';
+import { z } from '../../src/http/zod';
+import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
+import { CatalogFiling, toCatalogFiling, type CatalogRow } from './catalog-record';
+import { CatalogListQuery, applyFilters, checkCombination, sortKeys } from './catalog-filters';
+import { orderBy, whereAfter, type KeysetPosition } from './keyset';
+
+/** GET cursors of the catalog list; the search endpoint uses its own kind, so they never interchange. */
+export const CATALOG_LIST_CURSOR = 'catalog.filings.get';
+
+const CatalogPage = z.object({ filings: z.array(CatalogFiling), nextCursor: z.string().nullable() }).openapi('CatalogFilingPage');
+
+/** GET /insurance/filings and /filings: the catalog browsed by metadata, as a live keyset. */
+export class ListCatalogFilingsRoute implements RouteModule {
+  constructor(private readonly knex: Knex, private readonly cursors: CursorService) {}
+
+  routes() {
+    return [
+      defineRoute({
+        method: 'get',
+        paths: ['/insurance/filings', '/filings'],
+        summary: 'List catalog filings',
+        tags: ['catalog'],
+        description:
+          'Filters combine with AND, repeated values of one filter with OR. Pages are a live keyset: filings that arrive while paging cause no duplicates and no gaps. ' +
+          'Florida references may be given with or without the FL- prefix. Without serff:view, SERFF filings are absent and source=serff is 403.',
+        query: CatalogListQuery,
+        responses: { 200: { description: 'A page of catalog filings', schema: CatalogPage } },
+        handler: async ({ query, principal }) => {
+          checkCombination(query, principal);
+          const keys = sortKeys(query.sort);
+          const limit = query.limit ?? 50;
+          const { cursor, ...request } = query;
+          const binding = { kind: CATALOG_LIST_CURSOR, principal, request: { ...request, limit } };
+          const decoded = cursor ? await this.cursors.decode<KeysetPosition>(binding, cursor) : null;
+          const qb = this.knex(CATALOG_FILINGS).select('*');
+          await applyFilters(this.knex, qb, query, principal);
+          if (decoded) whereAfter(qb, keys, decoded.state);
+          orderBy(qb, keys);
+          qb.limit(limit + 1);
+          const rows = (await qb) as CatalogRow[];
+          const page = rows.slice(0, limit);
+          let nextCursor: string | null = null;
+          if (rows.length > limit) {
+            const last = page[page.length - 1] as unknown as Record<string, string | null>;
+            nextCursor = await this.cursors.encode<KeysetPosition>(binding, { v: keys.map((k) => last[k.column]), id: last.id as string }, decoded?.issuedAt);
+          }
+          const withDescription = query.source?.length === 1 && query.sourceReference?.length === 1;
+          return { body: { filings: page.map((r) => toCatalogFiling(r, withDescription)), nextCursor } };
+        },
+      }),
+    ];
+  }
+}

@@ -1,0 +1,224 @@
+import assert from 'node:assert/strict';
+import { client, makeCaller, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
+import { carrier, carrierGroup, catalogFiling, file, importRecords, serffFiling } from '../support/catalog-records';
+
+type Rec = Record<string, any>;
+
+describe('catalog: GET /insurance/filings and /filings/{id}', function () {
+  this.timeout(120_000);
+  let t: TestRuntime;
+  let full: TestCaller;
+  let noSerff: TestCaller;
+  const F: Record<string, Rec> = {};
+  const get = (c: TestCaller, p: string) => client(t.baseUrl, c.apiKey).get(p);
+  const ids = (r: { body: { filings: Rec[] } }) => r.body.filings.map((f) => f.id);
+
+  before(async () => {
+    t = await startTestRuntime();
+    full = await makeCaller(t.rt, { permissions: ['serff:view'] });
+    noSerff = await makeCaller(t.rt, { permissions: [] });
+    F.f1 = catalogFiling({ sourceReference: '26-013710', submissionDate: '2025-03-01', files: [file(), file({ role: 'rate', name: 'rates.pdf' })] });
+    F.f2 = catalogFiling({ companyName: '100%_Mutual', productName: 'Auto Plan', naicCompanyCodes: ['22222'], carrierIds: ['carrier_22222'], naicGroupCode: null, groupId: null, toiCode: null, subToiCode: null, submissionDate: '2025-02-01' });
+    F.f3 = serffFiling({ sourceReference: 'ALSE-134016536', submissionDate: '2025-05-01', filingType: 'Rate/Rule' });
+    F.f4 = catalogFiling({ state: 'GA', naicCompanyCodes: null, carrierIds: null, naicGroupCode: null, groupId: null, submissionDate: null, dispositionDate: '2025-01-10' });
+    F.f5 = catalogFiling({ naicCompanyCodes: ['44444'], carrierIds: [], naicGroupCode: null, groupId: null, submissionDate: '2024-12-01', companyName: 'Changed Co' });
+    F.f6 = catalogFiling({ naicCompanyCodes: ['33333'], carrierIds: ['carrier_changed'], naicGroupCode: null, groupId: null, submissionDate: '2024-11-01', companyName: 'Changed Co' });
+    const r = await importRecords(t.rt, [
+      carrierGroup(),
+      carrierGroup({ id: 'carrier_group_empty', name: 'Empty Group', identifiers: [] }),
+      carrier(),
+      carrier({ id: 'carrier_old', name: 'Old Acme', identifiers: [{ scheme: 'naic_company', value: '99999' }], mergedInto: 'carrier_12345' }),
+      carrier({ id: 'carrier_22222', name: 'Mutual', identifiers: [{ scheme: 'naic_company', value: '22222' }], groupId: null }),
+      carrier({ id: 'carrier_nocode', name: 'No Code', identifiers: [], groupId: null }),
+      carrier({ id: 'carrier_changed', name: 'Changed Co', identifiers: [{ scheme: 'naic_company', value: '33333' }], groupId: null }),
+      // Re-stated later in the file with a new NAIC code: the filter uses the current one.
+      carrier({ id: 'carrier_changed', name: 'Changed Co', identifiers: [{ scheme: 'naic_company', value: '44444' }], groupId: null }),
+      ...Object.values(F),
+    ]);
+    assert.equal(r.failed, 0, JSON.stringify(r.errors));
+  });
+  after(async () => t.close());
+
+  it('rule: list records have every field of the spec, nullable ones as null, and no description; /filings is the same handler', async () => {
+    const r = await get(full, '/insurance/filings');
+    assert.equal(r.status, 200);
+    const f4 = r.body.filings.find((f: Rec) => f.id === F.f4.id);
+    assert.deepEqual(Object.keys(f4).sort(), [
+      'businessType', 'carrierIds', 'companyName', 'dispositionDate', 'filingType', 'filingTypeNormalized', 'groupId', 'id', 'naicCompanyCodes', 'naicGroupCode',
+      'normalizedOutcome', 'productName', 'source', 'sourceReference', 'sourceStatus', 'state', 'stateStatusChangedDate', 'subToiCode', 'subTypeOfInsurance',
+      'submissionDate', 'toiCode', 'typeOfInsurance',
+    ]);
+    assert.equal(f4.carrierIds, null);
+    assert.equal(f4.submissionDate, null);
+    assert.deepEqual(r.body.filings.find((f: Rec) => f.id === F.f5.id).carrierIds, []);
+    assert.equal(r.body.nextCursor, null);
+    assert.deepEqual((await get(full, '/filings')).body, r.body);
+  });
+
+  it('rule: default sort is -submissionDate with nulls last and id breaking ties', async () => {
+    const r = await get(full, '/insurance/filings');
+    assert.deepEqual(ids(r), [F.f3, F.f1, F.f2, F.f5, F.f6, F.f4].map((f) => f.id));
+  });
+
+  it('rule: serff:view — without it SERFF filings are absent, their detail is 404 and source=serff is 403', async () => {
+    assert.ok(!ids(await get(noSerff, '/insurance/filings')).includes(F.f3.id));
+    assert.equal((await get(noSerff, `/insurance/filings/${F.f3.id}`)).status, 404);
+    const r = await get(noSerff, '/insurance/filings?source=serff');
+    assert.equal(r.status, 403);
+    assert.equal(r.body.code, 'forbidden');
+    assert.ok(ids(await get(full, '/insurance/filings?source=serff')).includes(F.f3.id));
+  });
+
+  it('rule: sourceReference, sourceStatus and filingType need exactly one source', async () => {
+    for (const q of ['sourceReference=26-013710', 'sourceStatus=APPROVED', 'filingType=Rate', 'source=serff&source=florida_irfs&sourceReference=26-013710']) {
+      const r = await get(full, `/insurance/filings?${q}`);
+      assert.equal(r.status, 400, q);
+      assert.equal(r.body.code, 'invalid_request');
+      assert.equal(r.body.details[0].path[0], 'source');
+    }
+    assert.deepEqual(ids(await get(full, '/insurance/filings?source=serff&filingType=Rate/Rule')), [F.f3.id]);
+  });
+
+  it('rule: SERFF references compare case-insensitively; a lookup with one source and one reference carries description', async () => {
+    const r = await get(full, '/insurance/filings?source=serff&sourceReference=alse-134016536');
+    assert.deepEqual(ids(r), [F.f3.id]);
+    assert.equal(r.body.filings[0].description, F.f3.description);
+    assert.equal(r.body.filings[0].sourceReference, 'ALSE-134016536');
+  });
+
+  it('rule: Florida references are stored without FL-; an FL- prefixed input is normalized; partial references do not match', async () => {
+    assert.deepEqual(ids(await get(full, '/insurance/filings?source=florida_irfs&sourceReference=26-013710')), [F.f1.id]);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?source=florida_irfs&sourceReference=FL-26-013710')), [F.f1.id]);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?source=florida_irfs&sourceReference=26-0137')), []);
+  });
+
+  it('rule: description is omitted unless exactly one source and exactly one sourceReference', async () => {
+    const two = await get(full, `/insurance/filings?source=florida_irfs&sourceReference=26-013710&sourceReference=${F.f2.sourceReference}`);
+    assert.deepEqual(ids(two).sort(), [F.f1.id, F.f2.id].sort());
+    assert.ok(two.body.filings.every((f: Rec) => !('description' in f)));
+    assert.ok((await get(full, '/insurance/filings?source=florida_irfs')).body.filings.every((f: Rec) => !('description' in f)));
+  });
+
+  it('rule: companyName and productName are exact and case-sensitive; repeated values OR', async () => {
+    assert.deepEqual(ids(await get(full, '/insurance/filings?companyName=acme%20insurance%20company')), []);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?companyName=100%25_Mutual&companyName=Changed%20Co')), [F.f2.id, F.f5.id, F.f6.id]);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?productName=Auto%20Plan')), [F.f2.id]);
+  });
+
+  it('rule: ...Contains filters are literal case-insensitive substrings (% and _ are not wildcards)', async () => {
+    assert.deepEqual(ids(await get(full, '/insurance/filings?companyNameContains=%25_')), [F.f2.id]);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?companyNameContains=0%25')), [F.f2.id]);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?companyNameContains=a_e')), []);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?productNameContains=AUTO')), [F.f2.id]);
+  });
+
+  it('rule: the carrier filter uses the carrier\'s current NAIC code; a merged carrier resolves to the survivor', async () => {
+    assert.deepEqual(ids(await get(full, '/insurance/filings?carrier=carrier_12345')), [F.f3.id, F.f1.id]);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?carrier=carrier_old')), [F.f3.id, F.f1.id]);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?carrier=carrier_changed')), [F.f5.id]);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?carrier=carrier_changed&carrier=carrier_22222')), [F.f2.id, F.f5.id]);
+  });
+
+  it('rule: a carrier or group filter that matches no catalog identifier is 404 not_found', async () => {
+    for (const q of ['carrier=carrier_unknown', 'carrier=carrier_nocode', 'group=carrier_group_unknown', 'group=carrier_group_empty', 'excludeCarrier=carrier_unknown']) {
+      const r = await get(full, `/insurance/filings?${q}`);
+      assert.equal(r.status, 404, q);
+      assert.equal(r.body.code, 'not_found');
+    }
+  });
+
+  it('rule: the group filter matches the group\'s NAIC group code and its carriers\' current codes', async () => {
+    assert.deepEqual(ids(await get(full, '/insurance/filings?group=carrier_group_100')), [F.f3.id, F.f1.id]);
+  });
+
+  it('rule: excludeCarrier excludes the carrier\'s filings and filings whose carrierIds is null or empty', async () => {
+    assert.deepEqual(ids(await get(full, '/insurance/filings?excludeCarrier=carrier_12345')), [F.f2.id, F.f6.id]);
+  });
+
+  it('rule: date bounds are inclusive and exclude filings lacking the date', async () => {
+    assert.deepEqual(ids(await get(full, '/insurance/filings?submissionDateFrom=2025-02-01&submissionDateTo=2025-03-01')), [F.f1.id, F.f2.id]);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?dispositionDateTo=2025-01-10')), [F.f4.id]);
+    assert.equal((await get(full, '/insurance/filings?submissionDateFrom=2025-02-30')).status, 400);
+  });
+
+  it('rule: TOI and sub-TOI filters never match filings with null codes; distinct filters AND, repeated OR', async () => {
+    const toi = ids(await get(full, '/insurance/filings?toi=04.0'));
+    assert.ok(!toi.includes(F.f2.id) && toi.includes(F.f1.id));
+    assert.deepEqual(ids(await get(full, '/insurance/filings?subToi=04.0003&state=GA')), [F.f4.id]);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?state=ga&state=TX')), [F.f3.id, F.f4.id]);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?normalizedOutcome=APPROVED&filingTypeNormalized=RATE&state=TX')), [F.f3.id]);
+  });
+
+  it('rule: up to three sort keys with -, nulls last, id tie-break', async () => {
+    const r = await get(full, '/insurance/filings?sort=state&sort=-companyName&sort=submissionDate');
+    assert.equal(r.status, 200);
+    // Same state and company: the third key decides (f6 was submitted before f5).
+    assert.ok(ids(r).indexOf(F.f6.id) < ids(r).indexOf(F.f5.id));
+    const states = r.body.filings.map((f: Rec) => f.state);
+    assert.deepEqual(states, [...states].sort());
+    const byDisposition = await get(full, '/insurance/filings?sort=dispositionDate');
+    assert.equal(byDisposition.body.filings[0].id, F.f4.id);
+    assert.equal((await get(full, '/insurance/filings?sort=state&sort=companyName&sort=submissionDate&sort=dispositionDate')).status, 400);
+    assert.equal((await get(full, '/insurance/filings?sort=premium')).status, 400);
+  });
+
+  it('rule: limit is 1..200, set filters take up to 100 values, text filters up to 500 characters, unknown and repeated scalar parameters are rejected', async () => {
+    for (const q of ['limit=0', 'limit=201', 'limit=1&limit=2', `companyName=${'x'.repeat(501)}`, Array.from({ length: 101 }, () => 'state=TX').join('&'), 'bogus=1', 'state=Texas']) {
+      const r = await get(full, `/insurance/filings?${q}`);
+      assert.equal(r.status, 400, q.slice(0, 40));
+      assert.equal(r.body.code, 'invalid_request');
+    }
+  });
+
+  it('rule: keyset pages stay correct while new filings arrive (no duplicates, no gaps)', async () => {
+    const before = ids(await get(full, '/insurance/filings?limit=200'));
+    const seen: string[] = [];
+    let r = await get(full, '/insurance/filings?limit=2');
+    seen.push(...ids(r));
+    // Arrivals on both sides of the cursor, including one with the same date as the last row.
+    const arrivals = [
+      catalogFiling({ submissionDate: '2026-01-01' }),
+      catalogFiling({ submissionDate: '2025-03-01' }),
+      catalogFiling({ submissionDate: '2020-01-01' }),
+      catalogFiling({ submissionDate: null }),
+    ];
+    await importRecords(t.rt, arrivals);
+    while (r.body.nextCursor) {
+      r = await get(full, `/insurance/filings?limit=2&cursor=${r.body.nextCursor}`);
+      assert.equal(r.status, 200);
+      seen.push(...ids(r));
+    }
+    assert.equal(new Set(seen).size, seen.length, 'no duplicates');
+    for (const id of before) assert.ok(seen.includes(id), 'no gaps');
+    assert.ok(seen.includes(arrivals[2].id as string) && seen.includes(arrivals[3].id as string), 'arrivals after the cursor appear');
+  });
+
+  it('rule: cursors are bound to caller, filters, sort and limit', async () => {
+    const first = await get(full, '/insurance/filings?limit=1&state=FL');
+    const c = first.body.nextCursor;
+    assert.ok(c && c.length <= 128);
+    assert.equal((await get(full, `/insurance/filings?limit=1&state=FL&cursor=${c}`)).status, 200);
+    for (const [caller, q] of [
+      [full, `limit=2&state=FL&cursor=${c}`],
+      [full, `limit=1&state=GA&cursor=${c}`],
+      [full, `limit=1&state=FL&sort=state&cursor=${c}`],
+      [noSerff, `limit=1&state=FL&cursor=${c}`],
+      [full, `limit=1&state=FL&cursor=${c.slice(0, -2)}AA`],
+    ] as const) {
+      const r = await get(caller, `/insurance/filings?${q}`);
+      assert.equal(r.status, 400, q);
+      assert.equal(r.body.code, 'invalid_cursor');
+    }
+  });
+
+  it('rule: the detail is the list record plus description and a files summary; both path forms; a native reference is not an ID', async () => {
+    const r = await get(full, `/insurance/filings/${F.f1.id}`);
+    assert.equal(r.status, 200);
+    assert.equal(r.body.description, F.f1.description);
+    assert.deepEqual(r.body.files, { count: 2, byRole: { form: 1, rate: 1 } });
+    assert.equal(r.body.sourceReference, '26-013710');
+    assert.deepEqual((await get(full, `/filings/${F.f1.id}`)).body, r.body);
+    assert.equal((await get(full, '/insurance/filings/26-013710')).status, 404);
+    assert.equal((await get(full, '/insurance/filings/00000000-0000-4000-8000-000000000000')).status, 404);
+  });
+});

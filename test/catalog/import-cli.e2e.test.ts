@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { freshDatabaseUrl } from '../support/postgres';
+import { carrier, carrierGroup, catalogFiling, file, mga, product, serffFiling, writeJsonl } from '../support/catalog-records';
+
+const run = promisify(execFile);
+const BIN = path.resolve(__dirname, '../../bin/ifrs.js');
+
+describe('ifrs import (the real CLI)', function () {
+  this.timeout(120_000);
+  let url: string;
+  let dataDir: string;
+  let db: pg.Client;
+  const ifrs = async (...args: string[]) => {
+    const r = await run('node', [BIN, ...args, '--data-dir', dataDir], { env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn' } });
+    return JSON.parse(r.stdout) as Record<string, any>;
+  };
+  const count = async (sql: string) => Number((await db.query(sql)).rows[0].n);
+
+  before(async () => {
+    url = await freshDatabaseUrl();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-cli-'));
+    db = new pg.Client({ connectionString: url });
+    await db.connect();
+  });
+  after(async () => {
+    await db.end();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('rule: bad lines are reported {line, message} and skipped, the rest imported; --wait returns with the read models caught up; a re-import appends nothing', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-cli-records-'));
+    fs.writeFileSync(path.join(dir, 'notice.txt'), 'plain text original');
+    const good = catalogFiling({ files: [file(), file({ name: 'notice.txt', mimeType: 'text/plain', content: { path: 'notice.txt' }, text: null })] });
+    const records: unknown[] = [
+      carrierGroup(),
+      carrier(),
+      mga(),
+      product({ id: 'product_x' }),
+      good,
+      serffFiling(),
+      '{"type": "catalog_filing", "id": ', // line 7: not JSON
+      { type: 'spaceship', id: 'x' }, // line 8: unknown type
+      catalogFiling({ state: 'Texas' }), // 9
+      catalogFiling({ naicCompanyCodes: ['1234'] }), // 10
+      catalogFiling({ submissionDate: '2025-13-01' }), // 11
+      catalogFiling({ normalizedOutcome: 'OK' }), // 12
+      catalogFiling({ source: 'naic' }), // 13
+      catalogFiling({ toiCode: '4.0' }), // 14
+      catalogFiling({ filingTypeNormalized: 'rate' }), // 15
+      '', // blank lines are not records
+      carrier({ id: 'carrier_bad', identifiers: [{ scheme: 'naic_company', value: 'ABCDE' }] }), // 17
+    ];
+    const f = writeJsonl(records, dir);
+    const out = await ifrs('import', f, '--wait');
+    assert.deepEqual(Object.keys(out), ['imported', 'failed', 'errors']);
+    assert.equal(out.imported, 6);
+    assert.equal(out.failed, 10);
+    assert.deepEqual(out.errors.map((e: any) => e.line), [7, 8, 9, 10, 11, 12, 13, 14, 15, 17]);
+    assert.match(out.errors[1].message, /unknown record type "spaceship"/);
+    assert.match(out.errors[2].message, /^state: /);
+    assert.match(out.errors[3].message, /^naicCompanyCodes\.0: /);
+    assert.match(out.errors[4].message, /^submissionDate: /);
+    assert.match(out.errors[5].message, /^normalizedOutcome: /);
+    // --wait: the read models already hold everything when the command returns.
+    assert.equal(await count('select count(*) as n from catalog_filings'), 2);
+    assert.equal(await count('select count(*) as n from dir_products'), 1);
+    const events = await count('select count(*) as n from es_events');
+
+    const again = await ifrs('import', f, '--wait');
+    assert.equal(again.imported, 6);
+    assert.equal(await count('select count(*) as n from es_events'), events, 'an unchanged re-import appends nothing');
+
+    const changed = writeJsonl([{ ...good, sourceStatus: 'WITHDRAWN', normalizedOutcome: 'WITHDRAWN' }], fs.mkdtempSync(path.join(dir, 'changed-')));
+    fs.copyFileSync(path.join(dir, 'notice.txt'), path.join(path.dirname(changed), 'notice.txt'));
+    assert.deepEqual(await ifrs('import', changed, '--wait'), { imported: 1, failed: 0, errors: [] });
+    const stream = await ifrs('events', 'read', '--stream', `catalogFiling-${good.id}`);
+    assert.deepEqual(stream.events.map((e: any) => e.type), ['CatalogFilingImported', 'CatalogFilingUpdated']);
+    assert.equal(stream.events[1].data.filing.sourceStatus, 'WITHDRAWN');
+    const plain = stream.events[0].data.files.find((x: any) => x.name === 'notice.txt');
+    assert.equal(plain.text.method, 'plain_text');
+    assert.equal((await db.query('select source_status from catalog_filings where id = $1', [good.id])).rows[0].source_status, 'WITHDRAWN');
+  });
+});
