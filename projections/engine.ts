@@ -42,8 +42,9 @@ export class ProjectionEngine {
   private readonly positions = new Map<string, LogPosition>();
   private readonly progress = new EventEmitter();
   private running = false;
-  private wake: (() => void) | null = null;
-  private loop: Promise<void> | null = null;
+  /** Per projector: a poke counter (so a poke during a step is not lost) and the sleeping loop's waker. */
+  private readonly wake = new Map<string, { pokes: number; waker: (() => void) | null }>();
+  private loops: Promise<void>[] = [];
   private unlisten: (() => Promise<void>) | null = null;
 
   constructor(
@@ -88,13 +89,22 @@ export class ProjectionEngine {
     }
   }
 
-  private async readCheckpoint(db: Knex | Knex.Transaction, name: string, forUpdate = false): Promise<Checkpoint | null> {
+  private async readCheckpoint(db: Knex | Knex.Transaction, name: string): Promise<Checkpoint | null> {
     const res = await db.raw(
-      `select commit_position::text as c, prepare_position::text as p, version from projection_checkpoints where name = ?${forUpdate ? ' for update' : ''}`,
+      `select commit_position::text as c, prepare_position::text as p, version from projection_checkpoints where name = ?`,
       [name],
     );
     const r = res.rows[0];
     return r ? { position: { commit: BigInt(r.c), prepare: BigInt(r.p) }, version: r.version } : null;
+  }
+
+  /**
+   * Serialises runners of one checkpoint (across processes) until the transaction ends. An advisory
+   * lock, not SELECT ... FOR UPDATE: a row lock assigns a transaction id at once, and every open
+   * transaction id holds back the snapshot horizon that all subscribers read below.
+   */
+  private async lockCheckpoint(trx: Knex.Transaction, name: string): Promise<void> {
+    await trx.raw(`select pg_advisory_xact_lock(7262613, hashtext(?))`, [name]);
   }
 
   private async writeCheckpoint(trx: Knex.Transaction, name: string, pos: LogPosition, version: number): Promise<void> {
@@ -115,7 +125,8 @@ export class ProjectionEngine {
     const { events, horizon } = await this.store.readAll({ after: cp.position, limit, types: [...p.eventTypes] });
     if (comparePositions(horizon, cp.position) <= 0) return { applied: 0, position: cp.position, moved: false };
     const run = async (trx: Knex.Transaction) => {
-      const locked = await this.readCheckpoint(trx, checkpointName, true);
+      await this.lockCheckpoint(trx, checkpointName);
+      const locked = await this.readCheckpoint(trx, checkpointName);
       if (locked && comparePositions(locked.position, cp.position) !== 0) return false;
       if (events.length) await p.apply({ trx, table }, events);
       await this.writeCheckpoint(trx, checkpointName, horizon, p.version);
@@ -152,49 +163,70 @@ export class ProjectionEngine {
     return total;
   }
 
-  /** Background catch-up subscription for every projector, woken by appends and by a slow poll. */
+  /**
+   * Background catch-up subscriptions: one loop per projector, so a write waits only for the
+   * projectors that serve it, never behind a slow one (the search index, say). Woken by appends
+   * (local pokes and the store's notifications) and by a slow poll.
+   */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    this.unlisten = await this.store.onAppended(() => this.poke());
-    this.loop = (async () => {
-      while (this.running) {
-        let busy = false;
-        try {
-          for (const p of this.byName.values()) {
-            const r = await this.step(p, p.name, (t) => t, this.batchSize);
-            this.note(p.name, r.position);
-            if (r.applied !== 0) busy = true;
-          }
-        } catch (e) {
-          this.log.error({ err: e }, 'projection batch failed; retrying');
-          await new Promise((r) => setTimeout(r, 500));
-        }
-        if (!busy && this.running) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(done, 1000);
-            function done() {
-              clearTimeout(timer);
-              resolve();
-            }
-            this.wake = done;
-          });
-          this.wake = null;
-        }
-      }
-    })();
+    for (const p of this.projectors) this.wake.set(p.name, { pokes: 0, waker: null });
+    this.unlisten = await this.store.onAppended((types) => this.poke(types));
+    this.loops = this.projectors.map((p) => this.runLoop(p));
   }
 
-  /** A local append happened: skip the notification round trip. */
-  poke(): void {
-    this.wake?.();
+  private async runLoop(p: Projector): Promise<void> {
+    while (this.running) {
+      let busy = false;
+      // A poke during the step must not be lost: compare the count before sleeping.
+      const w = this.wake.get(p.name)!;
+      const pokesAtStart = w.pokes;
+      try {
+        const r = await this.step(p, p.name, (t) => t, this.batchSize);
+        this.note(p.name, r.position);
+        busy = r.applied !== 0 || r.moved;
+      } catch (e) {
+        this.log.error({ err: e, projection: p.name }, 'projection batch failed; retrying');
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      if (!busy && this.running && w.pokes === pokesAtStart) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, 1000);
+          function done() {
+            clearTimeout(timer);
+            w.waker = null;
+            resolve();
+          }
+          w.waker = done;
+        });
+      }
+    }
+  }
+
+  /**
+   * New events may be readable: wake the projectors that read any of `types` (all when unknown).
+   * Local appends call this directly, skipping the notification round trip.
+   */
+  poke(types?: readonly string[]): void {
+    for (const p of this.projectors) {
+      if (types && !p.eventTypes.some((t) => types.includes(t))) continue;
+      this.wakeProjector(p.name);
+    }
+  }
+
+  private wakeProjector(name: string): void {
+    const w = this.wake.get(name);
+    if (!w) return;
+    w.pokes++;
+    w.waker?.();
   }
 
   async stop(): Promise<void> {
     this.running = false;
     this.poke();
-    await this.loop;
-    this.loop = null;
+    await Promise.all(this.loops);
+    this.loops = [];
     if (this.unlisten) await this.unlisten();
   }
 
@@ -212,7 +244,7 @@ export class ProjectionEngine {
     while (!names.every(reached)) {
       if (Date.now() > deadline) throw new Error(`projections ${names.filter((n) => !reached(n)).join(', ')} did not reach the write within ${timeoutMs} ms`);
       if (this.running) {
-        this.poke();
+        for (const n of names) if (!reached(n)) this.wakeProjector(n);
         await new Promise<void>((resolve) => {
           const t = setTimeout(finish, 50);
           const progress = this.progress;
@@ -283,7 +315,7 @@ export class ProjectionEngine {
         if (comparePositions(r.position, head) >= 0) head = await this.store.head();
       }
       await this.knex.transaction(async (trx) => {
-        await this.readCheckpoint(trx, p.name, true);
+        await this.lockCheckpoint(trx, p.name);
         // The last events since the catch-up, applied under the live checkpoint's lock.
         for (;;) {
           const r = await this.step(p, cpName, shadow, 5000, trx);

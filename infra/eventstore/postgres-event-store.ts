@@ -42,7 +42,7 @@ export function toRecorded(r: EventRow): RecordedEvent {
  */
 export class PostgresEventStore implements EventStore {
   private listener: pg.Client | null = null;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(types?: string[]) => void>();
 
   constructor(private readonly knex: Knex, private readonly connectionString: string) {}
 
@@ -171,11 +171,14 @@ export class PostgresEventStore implements EventStore {
     return Number(res.rows[0].n);
   }
 
-  async onAppended(listener: () => void): Promise<() => Promise<void>> {
+  async onAppended(listener: (types?: string[]) => void): Promise<() => Promise<void>> {
     this.listeners.add(listener);
     if (!this.listener) {
       const client = new pg.Client({ connectionString: this.connectionString, application_name: 'ifrs-listen' });
-      client.on('notification', () => this.listeners.forEach((l) => l()));
+      client.on('notification', (n) => {
+        const types = n.payload ? n.payload.split(',') : undefined;
+        this.listeners.forEach((l) => l(types));
+      });
       // A lost LISTEN connection only costs latency: subscribers also poll.
       client.on('error', () => {
         this.listener = null;

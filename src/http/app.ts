@@ -50,6 +50,26 @@ function isUnavailable(e: unknown): boolean {
   );
 }
 
+/**
+ * Postgres text and jsonb cannot hold U+0000, so a NUL anywhere in the input is refused up front
+ * (as a coded 400) instead of failing deep in a query. Returns the path of the first one found.
+ */
+function findNul(value: unknown, path: string[] = [], depth = 0): string[] | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (depth > 32 || value === null || typeof value !== 'object') return null;
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (k.includes('\u0000')) return [...path, k];
+    const found = findNul(v, [...path, k], depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+function rejectNul(location: 'path' | 'query' | 'body', value: unknown): void {
+  const at = findNul(value);
+  if (at) throw new AppError(400, 'invalid_request', 'Text may not contain NUL (U+0000) characters.', [{ location, path: at, code: 'invalid_value', message: 'Text may not contain NUL (U+0000) characters.' }]);
+}
+
 export function toOpenApiPathToExpress(p: string): string {
   return p.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 }
@@ -137,6 +157,9 @@ export function createApp(deps: AppDeps): express.Express {
       }
       handlers.push(async (req, res, next) => {
         try {
+          rejectNul('path', req.params);
+          rejectNul('query', req.query);
+          if (!route.rawBody) rejectNul('body', req.body);
           const params = route.params ? parseOrThrow(route.params, 'path', { ...req.params }) : req.params;
           const query = parseOrThrow(route.query ?? NO_QUERY, 'query', { ...(req.query as object) });
           let body: unknown = undefined;

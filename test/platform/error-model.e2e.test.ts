@@ -106,6 +106,15 @@ describe('HTTP error model', () => {
     }
   });
 
+  it('rule: a NUL character anywhere in the input is a coded 400, never a database error', async () => {
+    const body = await api().post(`/probe/${id}`, { name: 'a\u0000b' });
+    assert.equal(body.status, 400);
+    assert.deepEqual(body.body.details[0], { location: 'body', path: ['name'], code: 'invalid_value', message: 'Text may not contain NUL (U+0000) characters.' });
+    const query = await api().post(`/probe/${id}?tag=%00`, { name: 'x' });
+    assert.equal(query.status, 400);
+    assert.equal(query.body.details[0].location, 'query');
+  });
+
   it('rule: an unexpected fault is a 500 internal_error that leaks nothing', async () => {
     const r = await api().get('/probe-crash');
     assert.equal(r.status, 500);

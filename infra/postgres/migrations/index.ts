@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as m001 from './001_event_store';
 import * as m002 from './002_cursor_states';
 import * as m003 from './003_settings';
+import * as m005 from './005_typed_append_notifications';
 import * as m004 from './004_bus_processed_events';
 
 /** Versioned SQL migrations of the infrastructure tables (read models own their schema: see projections/engine). */
@@ -10,6 +11,7 @@ const migrations: Record<string, Knex.Migration> = {
   '002_cursor_states': m002,
   '003_settings': m003,
   '004_bus_processed_events': m004,
+  '005_typed_append_notifications': m005,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

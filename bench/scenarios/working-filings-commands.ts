@@ -1,0 +1,71 @@
+import type { BenchScenario } from '../types';
+import { benchDatabase, tmpDir } from '../support/postgres';
+import { BIN, load, rssMb, startServerProcess } from '../support/load';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { openRuntime } from '../../src/runtime';
+import { TOKENS } from '../../src/tokens';
+import type { IdentityCommands } from '../../commands/identity/identity-commands';
+import { seedListings, upload } from '../../test/working-filings/support';
+import autocannon from 'autocannon';
+
+/** POST /managed-filings and item PATCH at 16 connections, including the read-your-writes wait. */
+export const scenario: BenchScenario = {
+  name: 'working-filings-commands',
+  async run(ctx) {
+    const seconds = ctx.quick ? 3 : 10;
+    const connections = 16;
+    const url = await benchDatabase();
+    const dataDir = tmpDir('ifrs-bench-wf-');
+    const rt = await openRuntime(loadConfig({}, { databaseUrl: url, dataDir }), createLogger('warn'));
+    const id = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+    const meta = { actor: 'bench' };
+    const { tenantId } = await id.createTenant({ name: 'Bench', datasets: ['naic'], sharing: false }, meta);
+    const { userId } = await id.createUser({ tenantId, name: 'Bench Editor', email: null }, meta);
+    const { apiKey } = await id.createKey({ userId, readOnly: false, permissions: [] }, meta);
+    const { scope } = await id.createScope({ tenantId, name: 'Bench scope' }, meta);
+    await id.grant({ scope, userId, role: 'manager' }, meta);
+    const l = await seedListings(rt, scope);
+    await rt.close();
+
+    const serve = await startServerProcess(BIN, ['serve', '--port', '0', '--data-dir', dataDir], { DATABASE_URL: url, LOG_LEVEL: 'warn' });
+    const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
+    const body = JSON.stringify({ scope, companyId: l.companyId, jurisdictionId: l.jurisdictionId, primaryProductId: l.productId, filingType: 'rate', description: 'Personal auto rate revision: +4.2% statewide, telematics discount expanded.', serffTrackingNumber: 'ALSE-134016536' });
+    await load(`${serve.url}/managed-filings`, { connections, seconds: 1, headers, method: 'POST', body });
+    const create = await load(`${serve.url}/managed-filings`, { connections, seconds, headers, method: 'POST', body });
+    ctx.log(`POST /managed-filings: ${Math.round(create.rps)}/s p99 ${create.p99} ms (non-2xx ${create.non2xx})`);
+
+    // One item on each of 16 filings: 16 editors at work. Items live in their filing's stream, so
+    // PATCHes of one filing serialise by design (last write wins, re-decided on conflict).
+    const { artifact } = await upload(serve.url, apiKey, scope, 'Rate manual page 12: territory relativities.', { name: 'rates.txt' });
+    const items: string[] = [];
+    for (let i = 0; i < 16; i++) {
+      const filing = (await (await fetch(`${serve.url}/managed-filings`, { method: 'POST', headers, body })).json()) as { id: string };
+      const r = await fetch(`${serve.url}/managed-filings/${filing.id}/items`, { method: 'POST', headers, body: JSON.stringify({ artifactId: artifact.id, scheduleType: 'rate', scheduleSeqNo: i + 1 }) });
+      items.push(`${filing.id}/items/${((await r.json()) as { id: string }).id}`);
+    }
+    let n = 0;
+    const patch = await autocannon({
+      url: serve.url,
+      connections,
+      duration: seconds,
+      requests: [
+        {
+          method: 'PATCH',
+          headers,
+          setupRequest: (req: any) => ({ ...req, path: `${new URL(serve.url).pathname}/managed-filings/${items[n++ % items.length]}`, body: JSON.stringify({ context: `Revision ${n}` }) }),
+        },
+      ],
+    });
+    ctx.log(`PATCH item: ${Math.round(patch.requests.average)}/s p99 ${patch.latency.p99} ms (non-2xx ${patch.non2xx})`);
+    const rss = rssMb(serve.child.pid!);
+    await serve.stop();
+    return [
+      { scenario: this.name, metric: 'POST /managed-filings, 16 connections', value: create.rps, unit: 'commands/s', goal: '>= 1500', note: `non-2xx ${create.non2xx}` },
+      { scenario: this.name, metric: 'POST /managed-filings p99', value: create.p99, unit: 'ms', goal: '<= 50' },
+      { scenario: this.name, metric: 'PATCH item (16 filings), 16 connections', value: patch.requests.average, unit: 'commands/s', goal: '>= 1500', note: `non-2xx ${patch.non2xx}` },
+      { scenario: this.name, metric: 'PATCH item p99', value: patch.latency.p99, unit: 'ms', goal: '<= 50' },
+      { scenario: this.name, metric: 'API process RSS after load', value: rss, unit: 'MB' },
+    ];
+  },
+};
