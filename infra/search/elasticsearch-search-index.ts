@@ -150,11 +150,11 @@ export class ElasticsearchSearchIndex implements SearchIndex {
         query: filterOnlyQuery(q),
         sort: NEWEST_FIRST,
         size,
-        _source: false,
-        docvalue_fields: this.docvalueFields(q.sort),
+        stored_fields: ['_none_'],
+        docvalue_fields: [{ field: 'filingId' }, ...this.docvalueFields(q.sort)],
         track_total_hits: false,
       });
-      return this.candidatesOf(res.hits.hits, q.sort, false);
+      return this.candidatesOf(res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, false);
     }
     const res = await this.client.search({
       index: this.alias,
@@ -162,7 +162,8 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       collapse: { field: 'filingId' },
       sort: BY_SCORE_THEN_FILING,
       size,
-      _source: false,
+      // Only doc values are read for the (up to 1,201) hits: no _id or _source from stored fields.
+      stored_fields: ['_none_'],
       docvalue_fields: [{ field: 'filingId' }, ...this.docvalueFields(q.sort)],
       track_total_hits: false,
     });
@@ -227,20 +228,22 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   private async matches(text: TextQuery | null, ids: string[]): Promise<Map<string, SearchHit['matches']>> {
     const out = new Map<string, SearchHit['matches']>();
     if (!isTextual(text) || !ids.length) return out;
-    const res = await this.client.search<{ filingId: string; fileId: string; fileName: string; versionId: string | null }>({
+    const res = await this.client.search({
       index: this.alias,
       query: pageQuery(text, ids),
       collapse: { field: 'fileId' },
       sort: BY_SCORE_THEN_FILE,
       size: Math.min(10_000, ids.length * FILES_PER_FILING),
-      _source: ['filingId', 'fileId', 'fileName', 'versionId'],
+      stored_fields: ['_none_'],
+      docvalue_fields: ['filingId', 'fileId', 'fileName.raw', 'versionId'],
       track_total_hits: false,
     });
+    const one = (h: estypes.SearchHit, f: string) => ((h.fields?.[f] as string[] | undefined) ?? [null])[0];
     for (const h of res.hits.hits) {
-      const s = h._source!;
-      const list = out.get(s.filingId) ?? [];
-      if (list.length < FILES_PER_FILING) list.push({ fileId: s.fileId, versionId: s.versionId ?? null, name: s.fileName });
-      out.set(s.filingId, list);
+      const filingId = one(h, 'filingId')!;
+      const list = out.get(filingId) ?? [];
+      if (list.length < FILES_PER_FILING) list.push({ fileId: one(h, 'fileId')!, versionId: one(h, 'versionId'), name: one(h, 'fileName.raw') ?? '' });
+      out.set(filingId, list);
     }
     return out;
   }

@@ -52,8 +52,9 @@ export const INDEX_MAPPINGS: estypes.MappingTypeMapping = {
     meta: english,
     // Page documents.
     fileId: keyword,
-    fileName: english,
-    versionId: stored,
+    /** `raw` gives the name from doc values: listing matched files reads no _source. */
+    fileName: { ...english, fields: { raw: { type: 'keyword', ignore_above: 1024 } } },
+    versionId: { type: 'keyword', index: false },
     page: { type: 'integer' },
     segment: { type: 'integer' },
     /** Offsets in the postings let the unified highlighter build passages without re-analysing pages. */
