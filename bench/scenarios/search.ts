@@ -113,13 +113,13 @@ async function elasticsearchTarget(url: string): Promise<{ target: Target; clien
  * Search speed on both adapters over the demo data set's filings: indexing throughput (pages/s,
  * batches of 250 filings as a projector writes them, each acknowledged and refreshed), then search
  * latency with 8 concurrent clients for a mix of queries, without and with passages.
- * Full: BENCH_SEARCH_FILINGS (default 30,000 filings, ~345,000 pages: 100,000 filings / 1.15 M
+ * Full: BENCH_SEARCH_FILINGS (default 20,000 filings, ~230,000 pages: 100,000 filings / 1.15 M
  * pages would take well over 10 minutes per adapter on the 2-core machine); quick: 2,000.
  */
 export const scenario: BenchScenario = {
   name: 'search',
   async run(ctx: BenchContext) {
-    const filings = ctx.quick ? 2_000 : Number(process.env.BENCH_SEARCH_FILINGS ?? 30_000);
+    const filings = ctx.quick ? 2_000 : Number(process.env.BENCH_SEARCH_FILINGS ?? 20_000);
     const seconds = ctx.quick ? 8 : 20;
     const rows: BenchRow[] = [];
     const targets: Target[] = [await postgresTarget()];
