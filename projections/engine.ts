@@ -327,6 +327,7 @@ export class ProjectionEngine {
           await trx.raw(`drop table if exists ?? cascade`, [t]);
           await trx.raw(`alter table ?? rename to ??`, [t + SHADOW, t]);
         }
+        if (p.promote) await p.promote(shadow);
         await this.writeCheckpoint(trx, p.name, cp.position, p.version);
         await trx('projection_checkpoints').where({ name: cpName }).delete();
         this.note(p.name, cp.position);

@@ -23,6 +23,13 @@ export interface Projector {
   createSchema(trx: Knex.Transaction, table: TableNamer): Promise<void>;
   /** Applies a batch in order, inside the transaction that also moves the checkpoint. */
   apply(ctx: ProjectionContext, events: RecordedEvent[]): Promise<void>;
+  /**
+   * Optional, for read models kept outside Postgres (a search engine): called by a rebuild inside the
+   * swap transaction, after the shadow tables were renamed and before the checkpoint moves, to make
+   * the data built under `shadow` live. Not atomic with the commit: the live checkpoint can only be
+   * behind the rebuilt data, so a failed commit replays idempotent writes.
+   */
+  promote?(shadow: TableNamer): Promise<void>;
 }
 
 export const PROJECTORS = Symbol.for('Projectors');

@@ -15,6 +15,8 @@ export interface Config {
   /** The one topic the Kafka relay writes every event to (key = stream id). */
   kafkaTopic: string;
   elasticsearchUrl: string | null;
+  /** The alias the Elasticsearch search index is read and written through (physical indexes are `<alias>-<suffix>`). */
+  elasticsearchIndex: string;
   /** Upper bound for the read-your-writes wait of a command, in milliseconds. */
   readYourWritesTimeoutMs: number;
   /** Readiness fails when a projection lags the head by more than this many events. */
@@ -34,6 +36,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     kafkaBrokers: env.KAFKA_BROKERS ? env.KAFKA_BROKERS.split(',').map((s) => s.trim()).filter(Boolean) : null,
     kafkaTopic: env.KAFKA_TOPIC || 'ifrs.events',
     elasticsearchUrl: env.ELASTICSEARCH_URL || null,
+    elasticsearchIndex: env.ELASTICSEARCH_INDEX || 'ifrs-search',
     readYourWritesTimeoutMs: Number(env.IFRS_RYW_TIMEOUT_MS ?? 5000),
     readyMaxLag: Number(env.IFRS_READY_MAX_LAG ?? 10000),
   };

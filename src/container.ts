@@ -23,6 +23,8 @@ import { KafkaBus } from '../infra/bus/kafka-bus';
 import { KafkaRelay } from '../infra/bus/kafka-relay';
 import { DEFAULT_TOPIC, createKafka } from '../infra/bus/kafka-client';
 import type { BusRelay } from './ports/bus';
+import { Client as ElasticsearchClient } from '@elastic/elasticsearch';
+import { ElasticsearchSearchIndex } from '../infra/search/elasticsearch-search-index';
 
 /**
  * The composition root: the only place that chooses adapters. Services are plain classes with
@@ -55,7 +57,21 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
   c.bind(TOKENS.SignedUrls).toDynamicValue(() => new SignedUrls(secret, config.publicBaseUrl)).inSingletonScope();
   bindBus(c, config, db, log);
   for (const install of FEATURES) install(c);
+  bindSearchEngine(c, config);
   return c;
+}
+
+/**
+ * ELASTICSEARCH_URL → the Elasticsearch SearchIndex instead of Postgres full-text search (bound by the
+ * files-and-search feature). The search projector and the endpoint take whichever is bound; the
+ * projector's version follows the adapter, so switching rebuilds the search projection from the log.
+ */
+function bindSearchEngine(c: Container, config: Config): void {
+  if (!config.elasticsearchUrl) return;
+  c.bind(TOKENS.Elasticsearch).toConstantValue(new ElasticsearchClient({ node: config.elasticsearchUrl }));
+  c.rebindSync(TOKENS.SearchIndex)
+    .toDynamicValue((ctx) => new ElasticsearchSearchIndex(ctx.get<ElasticsearchClient>(TOKENS.Elasticsearch), { alias: config.elasticsearchIndex }))
+    .inSingletonScope();
 }
 
 /**

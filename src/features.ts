@@ -40,7 +40,7 @@ const filesAndSearch: Feature = (c) => {
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FileTextRoutes(files(ctx), ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.Cursors))).inSingletonScope();
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FileDownloadRoutes(files(ctx), ctx.get(TOKENS.SignedUrls))).inSingletonScope();
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new SignedFileDownloadRoutes(files(ctx), ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.SignedUrls))).inSingletonScope();
-  // Postgres full-text search is the default SearchIndex; an Elasticsearch adapter would be chosen here from ELASTICSEARCH_URL.
+  // Postgres full-text search is the default SearchIndex; with ELASTICSEARCH_URL the composition root rebinds it (src/container.ts).
   c.bind(TOKENS.SearchIndex).toDynamicValue((ctx) => new PostgresSearchIndex(ctx.get<Knex>(TOKENS.Knex))).inSingletonScope();
   c.bind(TOKENS.Projector).toDynamicValue((ctx) => new SearchProjector(ctx.get<SearchIndex>(TOKENS.SearchIndex), ctx.get(TOKENS.BlobStore))).inSingletonScope();
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new SearchFilingsRoutes(ctx.get<SearchIndex>(TOKENS.SearchIndex), ctx.get(TOKENS.Cursors))).inSingletonScope();

@@ -50,6 +50,7 @@ export async function openRuntime(config: Config, log: Logger, opts: RuntimeOpti
         await container.get<BusRelay>(TOKENS.BusRelay).stop();
         await container.get<Bus>(TOKENS.Bus).close();
         await store.close();
+        if (container.isBound(TOKENS.Elasticsearch)) await container.get<{ close(): Promise<void> }>(TOKENS.Elasticsearch).close();
         await db.close();
       },
     };

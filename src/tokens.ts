@@ -23,6 +23,8 @@ export const TOKENS = {
   /** Multi-bound: the bus consumers the indexer role runs. */
   BusWorker: Symbol.for('BusWorker'),
   SearchIndex: Symbol.for('SearchIndex'),
+  /** The Elasticsearch client, bound only with ELASTICSEARCH_URL (closed with the runtime). */
+  Elasticsearch: Symbol.for('Elasticsearch'),
   Extractors: Symbol.for('Extractors'),
   SignedUrls: Symbol.for('SignedUrls'),
 } as const;

@@ -13,7 +13,8 @@ const NORM = 33;
 const INTENT_WEIGHT = 0.3;
 /** Weight of a match in the filing's metadata (company, product, type, description) relative to a document match. */
 const META_WEIGHT = 0.5;
-const RECENT_FROM = '2018-01-01';
+/** dataScope `recent` starts here (shared with the Elasticsearch adapter). */
+export const RECENT_FROM = '2018-01-01';
 
 /** The catalog filing record of the spec, in its field order; `description` is not part of search results. */
 const RECORD_FIELDS: (keyof CatalogFilingFields)[] = [
@@ -22,14 +23,14 @@ const RECORD_FIELDS: (keyof CatalogFilingFields)[] = [
   'businessType', 'normalizedOutcome', 'filingTypeNormalized', 'stateStatusChangedDate',
 ];
 
-function recordOf(f: CatalogFilingFields): Omit<CatalogFilingFields, 'description'> {
+export function recordOf(f: CatalogFilingFields): Omit<CatalogFilingFields, 'description'> {
   const out: Record<string, unknown> = {};
   for (const k of RECORD_FIELDS) out[k] = f[k] ?? null;
   return out as Omit<CatalogFilingFields, 'description'>;
 }
 
-/** Postgres rejects NUL in text; long pages become several rows with the same page number. */
-function segments(text: string): string[] {
+/** Postgres rejects NUL in text; long pages become several rows with the same page number (Elasticsearch: several documents). */
+export function segments(text: string): string[] {
   const clean = text.replaceAll('\u0000', ' ');
   if (clean.length <= SEGMENT_CHARS) return [clean];
   const out: string[] = [];

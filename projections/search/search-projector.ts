@@ -25,10 +25,14 @@ export function pagesOf(text: Buffer, pageStarts: number[]): SearchDocument['pag
  */
 export class SearchProjector implements Projector {
   readonly name = SEARCH_PROJECTION;
-  readonly version = 1;
   readonly eventTypes = CATALOG_FILING_EVENT_TYPES;
 
   constructor(private readonly index: SearchIndex, private readonly blobs: BlobStore) {}
+
+  /** 1 for Postgres; another adapter adds its own schema version, so switching adapters rebuilds from the log. */
+  get version(): number {
+    return 1 + (this.index.schemaVersion ?? 0);
+  }
 
   get tables(): readonly string[] {
     return this.index.tables;
@@ -36,6 +40,10 @@ export class SearchProjector implements Projector {
 
   createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
     return this.index.createSchema(trx, t);
+  }
+
+  async promote(shadow: TableNamer): Promise<void> {
+    await this.index.promote?.(shadow);
   }
 
   private async document(f: CatalogFile): Promise<SearchDocument | null> {
@@ -56,7 +64,7 @@ export class SearchProjector implements Projector {
             const d = await this.document(f);
             if (d) documents.push(d);
           }
-          batch.set(e.data.filing.id, { filing: e.data.filing, documents, version: raw.version });
+          batch.set(e.data.filing.id, { filing: e.data.filing, documents, version: raw.version, position: raw.position.prepare });
           break;
         }
         default:

@@ -4,7 +4,7 @@ import type { CatalogFilingFields, CatalogSource } from '../../commands/catalog/
 /**
  * Document search over catalog filings. The search projector feeds it (one filing with its per-page
  * texts at a time, in log order); the search endpoint queries it. Adapters: Postgres full-text search
- * (default, `infra/search/postgres-search-index.ts`) and Elasticsearch (planned); both must pass
+ * (default, `infra/search/postgres-search-index.ts`) and Elasticsearch (`infra/search/elasticsearch-search-index.ts`); both must pass
  * `test/contracts/search-index.contract.ts`, including its relevance floor.
  */
 
@@ -23,6 +23,12 @@ export interface IndexedFiling {
   documents: SearchDocument[];
   /** Stream version of the event this reflects: older versions never overwrite newer ones (replays are harmless). */
   version: number;
+  /**
+   * The event's log position (prepare), set by the projector. Engines outside the projection's
+   * transaction (Elasticsearch) use it as the external document version; without it, `version`.
+   * A writer uses one or the other for a given index, never both.
+   */
+  position?: bigint;
 }
 
 /** Where writes happen. For Postgres: the projection's transaction and table namer (atomic with the checkpoint). Other engines ignore it and write idempotently by `version`. */
@@ -98,6 +104,9 @@ export interface Passage {
 export interface SearchIndex {
   /** Read-model tables the adapter keeps in the projection database (empty for external engines). */
   readonly tables: readonly string[];
+  /** Added to the search projector's version, so switching adapters (or an index design change) rebuilds from the log. Postgres: none. */
+  readonly schemaVersion?: number;
+  /** Creates the store; `table` names it (a rebuild passes its shadow namer). External engines create a new physical index here. */
   createSchema(trx: Knex.Transaction, table: (logical: string) => string): Promise<void>;
   /** Replaces what is indexed for each filing (metadata and documents), unless a newer version is already there. */
   upsert(ctx: IndexWriteContext, filings: IndexedFiling[]): Promise<void>;
@@ -106,4 +115,9 @@ export interface SearchIndex {
   search(q: SearchQuery): Promise<SearchPage>;
   /** Passages for the given matches only (the returned page, never the whole window), keyed by fileId. */
   passages(q: SearchQuery, matches: MatchRef[], perFile: number): Promise<Map<string, Passage[]>>;
+  /**
+   * Engines whose data is not in the projection's tables: at the end of a rebuild (inside the engine's
+   * swap transaction, before the checkpoint moves) the index built under the `shadow` namer becomes the live one.
+   */
+  promote?(shadow: (logical: string) => string): Promise<void>;
 }

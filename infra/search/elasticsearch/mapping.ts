@@ -1,0 +1,76 @@
+import type { estypes } from '@elastic/elasticsearch';
+
+/**
+ * One Elasticsearch index holds two kinds of documents, so that one `collapse` on `filingId` ranks
+ * filings by their best document:
+ * - `filing`: the filing's metadata, its catalog record (returned as is) and the ids of its page
+ *   documents (so a new version can delete pages that no longer exist: there is no _delete_by_query);
+ * - `page`: one page (or 20,000-character segment) of one file, carrying a copy of the filing's
+ *   filter fields and metadata text, so filters, ranking and collapse need no join.
+ */
+export const KIND_FILING = 'filing';
+export const KIND_PAGE = 'page';
+
+/** English analysis: the `english` analyzer (stemming, stop words) on every searchable text. */
+const english = { type: 'text', analyzer: 'english' } as const;
+const keyword = { type: 'keyword' } as const;
+const date = { type: 'date', format: 'yyyy-MM-dd' } as const;
+/** Kept in `_source` only: neither searched nor aggregated. */
+const stored = { type: 'keyword', index: false, doc_values: false } as const;
+
+export const INDEX_SETTINGS: estypes.IndicesIndexSettings = {
+  number_of_shards: 1,
+  number_of_replicas: 0,
+  // Collapse and the page window of 1,200 filings stay far below it; explicit so a change is deliberate.
+  max_result_window: 10_000,
+  // Pages are segmented at 20,000 characters, so highlighting never meets the 1,000,000 default.
+};
+
+export const INDEX_MAPPINGS: estypes.MappingTypeMapping = {
+  dynamic: 'strict',
+  properties: {
+    kind: keyword,
+    filingId: keyword,
+    // Filter and sort fields (a copy on every page document).
+    source: keyword,
+    /** The native reference upper-cased: exact and prefix tracking-number matches (SERFF is case-insensitive). */
+    referenceKey: keyword,
+    state: keyword,
+    companyName: keyword,
+    productName: keyword,
+    naicCompanyCodes: keyword,
+    carrierIds: keyword,
+    groupId: keyword,
+    toiCode: keyword,
+    subToiCode: keyword,
+    normalizedOutcome: keyword,
+    filingTypeNormalized: keyword,
+    submissionDate: date,
+    dispositionDate: date,
+    stateStatusChangedDate: date,
+    /** Company, product, types, filing type and description: the metadata match of the ranking. */
+    meta: english,
+    // Page documents.
+    fileId: keyword,
+    /** `raw` gives the name from doc values: listing matched files reads no _source. */
+    fileName: { ...english, fields: { raw: { type: 'keyword', ignore_above: 1024 } } },
+    versionId: { type: 'keyword', index: false },
+    page: { type: 'integer' },
+    segment: { type: 'integer' },
+    /** Offsets in the postings let the unified highlighter build passages without re-analysing pages. */
+    body: { ...english, index_options: 'offsets' as const },
+    // Filing documents.
+    record: { type: 'object', enabled: false },
+    pageDocIds: stored,
+    retiredDocIds: stored,
+  },
+};
+
+/** Deterministic page document ids: a replay writes the same ids, and a new version can compute what to delete. */
+export function pageDocId(filingId: string, fileId: string, page: number | null, segment: number): string {
+  return `${filingId}:${fileId}:${page ?? 0}:${segment}`;
+}
+
+export function filingDocId(filingId: string): string {
+  return filingId;
+}
