@@ -50,11 +50,18 @@ export class StoreBackedBus implements Bus {
       try {
         while (running) {
           if (!conn) {
-            const c = await this.knex.client.acquireConnection();
-            const got = (await c.query('select pg_try_advisory_lock($1) as ok', [lockKey])).rows[0].ok;
-            if (got) conn = c;
-            else {
-              await this.knex.client.releaseConnection(c);
+            // Taking the group's lock can fail like any query (the database may be down): retry, never reject the loop.
+            let c: any = null;
+            try {
+              c = await this.knex.client.acquireConnection();
+              const got = (await c.query('select pg_try_advisory_lock($1) as ok', [lockKey])).rows[0].ok;
+              if (got) conn = c;
+              else await this.knex.client.releaseConnection(c);
+            } catch (e) {
+              this.log.warn({ err: e, group }, 'bus consumer could not take its group lock; retrying');
+              if (c) await this.knex.client.releaseConnection(c).catch(() => undefined);
+            }
+            if (!conn) {
               await sleep(1000);
               continue;
             }
@@ -70,6 +77,12 @@ export class StoreBackedBus implements Bus {
             await this.save(name, horizon);
           } catch (e) {
             this.log.error({ err: e, group }, 'bus consumer batch failed; retrying');
+            // The lock lives in the session: if the database went away, so did the lock. Drop the session
+            // and win the election again before the next batch, so two consumers never run at once.
+            const lost = conn;
+            conn = null;
+            await lost.query('select pg_advisory_unlock($1)', [lockKey]).catch(() => undefined);
+            await this.knex.client.releaseConnection(lost).catch(() => undefined);
             await sleep(1000);
           }
         }

@@ -84,6 +84,9 @@ export function buildCli(): Command {
       } else {
         log.info({ role: opts.role }, `running as ${opts.role}`);
       }
+      // A stray rejection (a dependency failing in a background loop) is logged, not fatal: the
+      // service keeps answering, with 503s while its database is away.
+      process.on('unhandledRejection', (reason) => log.error({ err: reason }, 'unhandled rejection'));
       let stopping = false;
       const stop = async (signal: string) => {
         if (stopping) return;

@@ -148,7 +148,7 @@ export function busContract(name: string, makeFixture: () => Promise<BusFixture>
       const group = `g-${uniq()}`;
       const out = path.join(os.tmpdir(), `ifrs-bus-child-${uniq()}.txt`);
       const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-        env: { ...process.env, ...fx.childEnv, BUS_GROUP: group, BUS_TYPES: 'BusTest', BUS_OUT: out, BUS_DELAY_MS: '30' },
+        env: { ...process.env, ...fx.childEnv, BUS_GROUP: group, BUS_TYPES: 'BusTest', BUS_OUT: out, BUS_DELAY_MS: '150' },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       children.push(child);

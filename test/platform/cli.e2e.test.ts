@@ -74,7 +74,9 @@ describe('the ifrs command on the embedded default', function () {
     try {
       process.kill(postmasterPid(dataDir)!, 'SIGKILL');
       await new Promise((r) => setTimeout(r, 500));
-      const r = await fetch(`${serve.url}/users/me`, { headers: { Authorization: `Bearer ${key.json.apiKey}` } });
+      const r = await fetch(`${serve.url}/users/me`, { headers: { Authorization: `Bearer ${key.json.apiKey}` } }).catch((e) => {
+        throw new Error(`the server died with its database: ${e.message}\n${serve.stderr().split('\n').filter((l) => !l.includes('"level":30')).slice(-15).join('\n')}`);
+      });
       assert.equal(r.status, 503);
       assert.ok(r.headers.get('retry-after'));
       const body = (await r.json()) as { code: string };

@@ -34,7 +34,7 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 
 }
 
 /** Starts `ifrs serve` and resolves once it logged its listening line. */
-export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null>; stderr: () => string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -46,7 +46,7 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ child, url: m[1], exited });
+        resolve({ child, url: m[1], exited, stderr: () => err });
       }
     });
     child.stderr.on('data', (d) => (err += d));
