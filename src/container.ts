@@ -15,6 +15,7 @@ import type { Logger } from './logger';
 import { TOKENS } from './tokens';
 import path from 'node:path';
 import { FsBlobStore } from '../infra/blobs/fs-blob-store';
+import { TieredBlobStore } from '../infra/blobs/tiered-blob-store';
 import { BlobFileIngest, plainTextExtractor, type Extractor } from '../infra/files/file-ingest';
 import { SignedUrls } from './http/signed-urls';
 import { StoreBackedBus } from '../infra/bus/store-backed-bus';
@@ -50,7 +51,7 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
     .inSingletonScope();
   c.bind(TOKENS.Cursors).toDynamicValue(() => new CursorService(secret, db.knex)).inSingletonScope();
   c.bind(TOKENS.Authenticator).toDynamicValue(() => new Authenticator(db.knex)).inSingletonScope();
-  c.bind(TOKENS.BlobStore).toDynamicValue(() => new FsBlobStore(path.join(config.dataDir, 'blobs'))).inSingletonScope();
+  c.bind(TOKENS.BlobStore).toDynamicValue(() => new TieredBlobStore(db.knex, new FsBlobStore(path.join(config.dataDir, 'blobs')))).inSingletonScope();
   // Text extractors in order of preference; a feature may rebind the list (PDF first, then plain text).
   c.bind(TOKENS.Extractors).toConstantValue([plainTextExtractor] as Extractor[]);
   c.bind(TOKENS.FileIngest).toDynamicValue((ctx) => new BlobFileIngest(ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.Extractors))).inSingletonScope();

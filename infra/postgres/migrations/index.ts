@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as m001 from './001_event_store';
 import * as m002 from './002_cursor_states';
 import * as m003 from './003_settings';
+import * as m006 from './006_small_blobs';
 import * as m005 from './005_typed_append_notifications';
 import * as m004 from './004_bus_processed_events';
 
@@ -12,6 +13,7 @@ const migrations: Record<string, Knex.Migration> = {
   '003_settings': m003,
   '004_bus_processed_events': m004,
   '005_typed_append_notifications': m005,
+  '006_small_blobs': m006,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
