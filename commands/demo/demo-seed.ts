@@ -15,6 +15,8 @@ import type { ManagedFilingCommands } from '../managed-filings/managed-filing-co
 import type { FilingType } from '../managed-filings/filing-fields';
 import type { UploadCommands } from '../artifacts/upload-commands';
 import { runImport } from '../import/import-cli';
+import type { SearchIndex } from '../../src/ports/search-index';
+import { buildSearchQuery } from '../../queries/search/search-query';
 import { DEFAULT_FILINGS, DEFAULT_SEED, demoRecords, generateDemo } from '../../infra/demo/generate';
 import { renderPdf } from '../../infra/demo/pdf';
 import { uuidFor } from '../../infra/demo/prng';
@@ -243,28 +245,60 @@ async function seedWorkingFilings(rt: Runtime, ids: ReturnType<typeof demoIds>, 
   return created;
 }
 
-/** A file with extracted text and a search that returns passages, picked from the data set for the examples. */
-async function exampleTargets(rt: Runtime): Promise<{ fileId: string | null; state: string }> {
-  const k = rt.db.knex;
-  // A real PDF original whose text the import extracted (the first in file-id order: the same on every run).
-  const row = (await k.schema.hasTable('files_entries'))
-    ? await k('files_entries').whereNotNull('text').whereNotNull('content_sha256').where({ mime_type: 'application/pdf', restricted: false }).orderBy('file_id').first<{ file_id: string } | undefined>('file_id')
-    : undefined;
-  return { fileId: row?.file_id ?? null, state: 'TX' };
+/** Searches the examples try, best first: the first that finds passages in this data set is printed. */
+const SEARCH_CANDIDATES: { query: string; intent: string }[] = [
+  { query: 'wildfire surcharge roof age', intent: 'how homeowners filings justify wildfire surcharges and roof age rating' },
+  { query: 'hurricane deductible', intent: 'compare hurricane deductible options filed by carriers' },
+  { query: 'telematics discount', intent: 'usage-based auto programs and how their discounts are filed' },
+  { query: 'ransomware sublimit', intent: 'cyber programs that cap ransomware losses with a sublimit' },
+  { query: 'rate change', intent: 'recent rate revisions and their selected overall changes' },
+];
+
+export interface ExampleTargets {
+  state: string;
+  filingTypeNormalized: string;
+  search: { query: string; intent: string };
+  fileId: string | null;
 }
 
-export function examples(baseUrl: string, apiKey: string, fileId: string | null, state = 'TX'): string[] {
+/** Picks, from the imported data, a filter, a search and a file that give non-empty answers (the same on every run). */
+async function exampleTargets(rt: Runtime): Promise<ExampleTargets> {
+  const k = rt.db.knex;
+  const top = await k('catalog_filings')
+    .select('state', 'filing_type_normalized')
+    .count<{ state: string; filing_type_normalized: string; n: string }[]>('* as n')
+    .groupBy('state', 'filing_type_normalized')
+    .orderBy([{ column: 'n', order: 'desc' }, { column: 'state' }, { column: 'filing_type_normalized' }])
+    .limit(1);
+  // A real PDF original whose text the import extracted (the first in file-id order).
+  const file = await k('files_entries')
+    .whereNotNull('text')
+    .whereNotNull('content_sha256')
+    .where({ mime_type: 'application/pdf', restricted: false })
+    .orderBy('file_id')
+    .first<{ file_id: string } | undefined>('file_id');
+  const index = rt.container.get<SearchIndex>(TOKENS.SearchIndex);
+  let search = SEARCH_CANDIDATES[SEARCH_CANDIDATES.length - 1]!;
+  for (const c of SEARCH_CANDIDATES) {
+    const q = buildSearchQuery({ ...c, includePassages: true, limit: 3 }, { canViewSerff: true }, { offset: 0 });
+    const page = await index.search(q);
+    if (!page.hits.length) continue;
+    const p = await index.passages(q, page.hits.flatMap((h) => h.matches.map((m) => ({ filingId: h.filing.id, fileId: m.fileId }))), 1);
+    if ([...p.values()].some((x) => x.length)) {
+      search = c;
+      break;
+    }
+  }
+  return { state: top[0]?.state ?? 'TX', filingTypeNormalized: top[0]?.filing_type_normalized ?? 'RATE', search, fileId: file?.file_id ?? null };
+}
+
+export function examples(baseUrl: string, apiKey: string, t: ExampleTargets): string[] {
   const h = `-H "Authorization: Bearer ${apiKey}"`;
-  const search = JSON.stringify({
-    query: 'cyber breach notification',
-    intent: 'find filed cyber coverage language about breach notification costs',
-    includePassages: true,
-    limit: 3,
-  });
+  const search = JSON.stringify({ ...t.search, includePassages: true, limit: 3 });
   return [
-    `curl -s ${h} "${baseUrl}/insurance/filings?state=${state}&filingTypeNormalized=RATE&sort=-submissionDate&limit=5"`,
+    `curl -s ${h} "${baseUrl}/insurance/filings?state=${t.state}&filingTypeNormalized=${t.filingTypeNormalized}&sort=-submissionDate&limit=5"`,
     `curl -s ${h} -H "Content-Type: application/json" -X POST "${baseUrl}/insurance/filings/search" -d '${search}'`,
-    `curl -s ${h} "${baseUrl}/files/${fileId ?? '<fileId>'}/text?maxBytes=2000"`,
+    `curl -s ${h} "${baseUrl}/files/${t.fileId ?? '<fileId>'}/text?maxBytes=2000"`,
   ];
 }
 
@@ -312,7 +346,7 @@ export async function seedDemo(rt: Runtime, opts: SeedOptions = {}): Promise<See
     workingFilings,
     seconds: Math.round((Date.now() - started) / 100) / 10,
     baseUrl,
-    examples: examples(baseUrl, key.apiKey, target.fileId, target.state),
+    examples: examples(baseUrl, key.apiKey, target),
   };
 }
 
@@ -328,5 +362,5 @@ export async function demoKeyIfSeeded(rt: Runtime, baseUrl: string, seed = DEFAU
   if (!user) return null;
   const key = await rt.container.get<IdentityCommands>(TOKENS.IdentityCommands).createKey({ userId: ids.userId, readOnly: false, permissions: DEMO_PERMISSIONS }, OPERATOR);
   const target = await exampleTargets(rt);
-  return { keyId: key.keyId, apiKey: key.apiKey, examples: examples(baseUrl, key.apiKey, target.fileId, target.state) };
+  return { keyId: key.keyId, apiKey: key.apiKey, examples: examples(baseUrl, key.apiKey, target) };
 }
