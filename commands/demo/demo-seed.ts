@@ -314,13 +314,14 @@ export async function seedDemo(rt: Runtime, opts: SeedOptions = {}): Promise<See
   const filings = opts.filings ?? DEFAULT_FILINGS;
   const ids = demoIds(seed);
   await ensureIdentity(rt, ids);
+  // A new key on every run (a secret is shown once); issued before the import, while the read side is idle.
+  const identity = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+  const key = await identity.createKey({ userId: ids.userId, readOnly: false, permissions: DEMO_PERMISSIONS }, OPERATOR);
   const jsonl = await generateOnce(rt, { filings, seed, pdf: opts.pdf ?? true, scope: ids.scope, progress: opts.progress });
   say(opts.progress, `importing ${jsonl} (PDF text extraction included) and waiting for the read models`);
   const imported = await runImport(rt, jsonl, { wait: true, progress: !!opts.progress && !!process.stderr.isTTY });
   if (imported.failed) say(true, `${imported.failed} records failed: ${JSON.stringify(imported.errors.slice(0, 3))}`);
 
-  const identity = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
-  const key = await identity.createKey({ userId: ids.userId, readOnly: false, permissions: DEMO_PERMISSIONS }, OPERATOR);
   const principal: Principal = {
     keyId: key.keyId,
     userId: ids.userId,
@@ -355,12 +356,39 @@ export async function hasAnyTenant(rt: Runtime): Promise<boolean> {
   return Boolean(await rt.db.knex('identity_tenants').first('id'));
 }
 
-/** For `serve --demo` on a data set seeded before: a new key for the demo user (the old secret was shown once). */
-export async function demoKeyIfSeeded(rt: Runtime, baseUrl: string, seed = DEFAULT_SEED): Promise<Pick<SeedResult, 'keyId' | 'apiKey' | 'examples'> | null> {
-  const ids = demoIds(seed);
-  const user = await rt.db.knex('identity_users').where({ id: ids.userId }).first('id');
-  if (!user) return null;
-  const key = await rt.container.get<IdentityCommands>(TOKENS.IdentityCommands).createKey({ userId: ids.userId, readOnly: false, permissions: DEMO_PERMISSIONS }, OPERATOR);
-  const target = await exampleTargets(rt);
-  return { keyId: key.keyId, apiKey: key.apiKey, examples: examples(baseUrl, key.apiKey, target) };
+export interface ServeDemo {
+  /** The lines `serve --demo` prints after "listening on ...": the key and the examples against the real address. */
+  banner(url: string): Promise<string>;
+}
+
+/**
+ * `ifrs serve --demo`: seeds when the database has no tenant yet; on a data set seeded before, issues a new
+ * key for the demo user; on a data directory with other tenants only, does nothing (null).
+ * IFRS_DEMO_FILINGS sets the size of the first seed (default 2,000).
+ */
+export async function prepareServeDemo(rt: Runtime, env: NodeJS.ProcessEnv = process.env): Promise<ServeDemo | null> {
+  let key: { keyId: string; apiKey: string };
+  let how: string;
+  if (!(await hasAnyTenant(rt))) {
+    const filings = env.IFRS_DEMO_FILINGS ? Number(env.IFRS_DEMO_FILINGS) : DEFAULT_FILINGS;
+    if (!Number.isInteger(filings) || filings < 0) throw new Error(`IFRS_DEMO_FILINGS must be a non-negative integer, got ${env.IFRS_DEMO_FILINGS}`);
+    say(true, `empty data directory: seeding the demo data set (${filings} filings; about a minute for the default size)`);
+    const r = await seedDemo(rt, { filings, progress: true });
+    say(true, `seeded in ${r.seconds} s: ${r.imported} records imported, ${r.failed} failed`);
+    key = r;
+    how = `demo data set seeded (${r.filings} catalog filings, ${r.workingFilings.length} working filings in ${r.scope})`;
+  } else {
+    const ids = demoIds();
+    if (!(await rt.db.knex('identity_users').where({ id: ids.userId }).first('id'))) {
+      say(true, 'the data directory already has tenants but no demo user: --demo seeds nothing (run `ifrs demo seed` to add the demo data set)');
+      return null;
+    }
+    key = await rt.container.get<IdentityCommands>(TOKENS.IdentityCommands).createKey({ userId: ids.userId, readOnly: false, permissions: DEMO_PERMISSIONS }, OPERATOR);
+    how = 'demo data set already present; a new key was issued (keys are shown once)';
+  }
+  const targets = await exampleTargets(rt);
+  return {
+    banner: async (url) =>
+      [``, `${how}`, `demo API key: ${key.apiKey}`, `try:`, ...examples(url, key.apiKey, targets).map((e) => `  ${e}`), ``].join('\n') + '\n',
+  };
 }
