@@ -318,7 +318,7 @@ export async function seedDemo(rt: Runtime, opts: SeedOptions = {}): Promise<See
   const identity = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
   const key = await identity.createKey({ userId: ids.userId, readOnly: false, permissions: DEMO_PERMISSIONS }, OPERATOR);
   const jsonl = await generateOnce(rt, { filings, seed, pdf: opts.pdf ?? true, scope: ids.scope, progress: opts.progress });
-  say(opts.progress, `importing ${jsonl} (PDF text extraction included) and waiting for the read models`);
+  say(opts.progress, `importing ${jsonl}${opts.pdf === false ? '' : ' (PDF text extraction included)'} and waiting for the read models`);
   const imported = await runImport(rt, jsonl, { wait: true, progress: !!opts.progress && !!process.stderr.isTTY });
   if (imported.failed) say(true, `${imported.failed} records failed: ${JSON.stringify(imported.errors.slice(0, 3))}`);
 
