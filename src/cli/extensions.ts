@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { workingFilingsCli } from './working-filings-cli';
 import { importCommand } from '../../commands/import/import-cli';
+import { demoCommand } from '../../commands/demo/demo-cli';
 
 /** Feature commands (import, demo seed, ...) add themselves here. */
 export type CliExtension = (program: Command) => void;
 
-export const CLI_EXTENSIONS: CliExtension[] = [importCommand, workingFilingsCli];
+export const CLI_EXTENSIONS: CliExtension[] = [importCommand, workingFilingsCli, demoCommand];

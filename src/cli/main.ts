@@ -10,6 +10,7 @@ import { fail, printResult } from './output';
 import { DomainError, AppError } from '../domain/errors';
 import { SCOPE_ROLES, type ScopeRole } from '../identity/principal';
 import { CLI_EXTENSIONS } from './extensions';
+import { prepareServeDemo } from '../../commands/demo/demo-seed';
 
 const OPERATOR = { actor: 'operator:cli' };
 
@@ -56,7 +57,8 @@ export function buildCli(): Command {
     .option('--port <n>', 'port (default $PORT or 8080)')
     .option('--host <h>', 'host (default 127.0.0.1)')
     .addOption(new Option('--role <role>', 'process role (see README, Production topology)').choices([...ROLES]).default('all'))
-    .action(async (opts: { port?: string; host?: string; role: Role }, cmd: Command) => {
+    .option('--demo', 'seed the demo data set first when the database has no tenant yet; print a demo key and example requests')
+    .action(async (opts: { port?: string; host?: string; role: Role; demo?: boolean }, cmd: Command) => {
       const config = configFrom(cmd);
       const log = createLogger(config.logLevel);
       let release: (() => void) | null = null;
@@ -72,6 +74,13 @@ export function buildCli(): Command {
         release?.();
         fail(`could not start: ${(e as Error).message}`);
       }
+      const demo = opts.demo
+        ? await prepareServeDemo(rt).catch(async (e) => {
+            await rt.close().catch(() => undefined);
+            release?.();
+            return fail(`demo seed failed: ${(e as Error).message}`);
+          })
+        : null;
       const port = opts.port !== undefined ? Number(opts.port) : config.port;
       const host = opts.host ?? config.host;
       const { server, url } = await startServer(rt, { port, host, role: opts.role }).catch((e) => {
@@ -81,6 +90,7 @@ export function buildCli(): Command {
       if (url) {
         log.info({ url, role: opts.role }, `listening on ${url}`);
         process.stdout.write(`listening on ${url}\n`);
+        if (demo) process.stdout.write(await demo.banner(url));
       } else {
         log.info({ role: opts.role }, `running as ${opts.role}`);
       }
