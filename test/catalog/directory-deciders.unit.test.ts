@@ -1,4 +1,3 @@
-import assert from 'node:assert/strict';
 import { catalogFilingDecider } from '../../commands/catalog/catalog-filing';
 import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
 import { carrierDecider } from '../../commands/directory/carrier';
@@ -6,20 +5,8 @@ import { carrierGroupDecider } from '../../commands/directory/carrier-group';
 import { mgaDecider } from '../../commands/directory/mga';
 import { productDecider } from '../../commands/directory/product';
 import type { CarrierRecord, ProductRecord } from '../../commands/directory/directory-records';
-import { fold, type Decider } from '../../src/domain/decider';
-import { DomainError } from '../../src/domain/errors';
-import type { NewEvent } from '../../src/domain/events';
+import { spec } from '../support/decider-spec';
 
-/** given events / when command / then events (or the error code). */
-function spec<S, C, E extends NewEvent>(d: Decider<S, C, E>) {
-  return (given: E[], when: C) => {
-    const state = fold(d, given as never);
-    return {
-      then: (expected: E[]) => assert.deepEqual(d.decide(state, when), expected),
-      thenError: (code: string) => assert.throws(() => d.decide(state, when), (e: unknown) => e instanceof DomainError && e.code === code),
-    };
-  };
-}
 
 const carrierRec: CarrierRecord = {
   id: 'carrier_1',

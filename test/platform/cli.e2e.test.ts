@@ -3,20 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli, startServe } from '../support/cli';
+import { processAlive as alive } from '../../src/util/process';
 
 function postmasterPid(dataDir: string): number | null {
   const f = path.join(dataDir, 'pg', 'postmaster.pid');
   return fs.existsSync(f) ? Number(fs.readFileSync(f, 'utf8').split('\n')[0]) : null;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('the ifrs command on the embedded default', function () {
   this.timeout(180_000);

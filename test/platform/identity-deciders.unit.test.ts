@@ -1,22 +1,9 @@
-import assert from 'node:assert/strict';
 import { apiKeyDecider } from '../../commands/identity/api-key';
 import { scopeDecider } from '../../commands/identity/scope';
 import { tenantDecider } from '../../commands/identity/tenant';
 import { userDecider } from '../../commands/identity/user';
-import { fold, type Decider } from '../../src/domain/decider';
-import { DomainError } from '../../src/domain/errors';
-import type { NewEvent } from '../../src/domain/events';
+import { spec } from '../support/decider-spec';
 
-/** given events / when command / then events (or the error code). */
-function spec<S, C, E extends NewEvent>(d: Decider<S, C, E>) {
-  return (given: E[], when: C) => {
-    const state = fold(d, given as never);
-    return {
-      then: (expected: E[]) => assert.deepEqual(d.decide(state, when), expected),
-      thenError: (code: string) => assert.throws(() => d.decide(state, when), (e: unknown) => e instanceof DomainError && e.code === code),
-    };
-  };
-}
 
 const T = 'tenant-1';
 const tenantCreated = { type: 'TenantCreated' as const, data: { tenantId: T, name: 'Acme', datasets: ['naic'], sharing: false } };
