@@ -1,4 +1,4 @@
-import { WORKING_FILINGS_DECISIONS } from './working-filings-decisions';
+import { WORKING_FILINGS_DECISIONS } from './features/working-filings-decisions';
 
 /** Decisions taken where the contract is silent; served in the OpenAPI description and mirrored in the README. */
 export const DECISIONS = `Decisions where the contract is silent:

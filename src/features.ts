@@ -1,49 +1,13 @@
 import type { Container } from 'inversify';
-import { IdentityCommands } from '../commands/identity/identity-commands';
-import { IdentityProjector } from '../projections/identity/identity-projector';
-import { UsersMeRoutes } from '../queries/identity/users-me';
-import { TOKENS } from './tokens';
-import type { Knex } from 'knex';
-import { FilesProjector } from '../projections/files/files-projector';
-import { FilesReadModel } from '../queries/files/files-read-model';
-import { FileInventoryRoutes } from '../queries/files/file-inventory';
-import { FileTextRoutes } from '../queries/files/file-text';
-import { FileDownloadRoutes } from '../queries/files/file-download';
-import { SignedFileDownloadRoutes } from '../queries/files/signed-file-download';
-import { pdfExtractor } from '../infra/files/pdf-extractor';
-import { plainTextExtractor, type Extractor } from '../infra/files/file-ingest';
-import { PostgresSearchIndex } from '../infra/search/postgres-search-index';
-import { SearchProjector } from '../projections/search/search-projector';
-import { SearchFilingsRoutes } from '../queries/search/search-filings';
-import type { SearchIndex } from './ports/search-index';
-import { workingFilingsFeature } from './working-filings-feature';
-import { catalog } from './features/catalog-feature';
+import { catalog } from './features/catalog';
+import { filesAndSearch } from './features/files-and-search';
+import { identity } from './features/identity';
+import { workingFilingsFeature } from './features/working-filings';
 
 /**
- * Each feature binds its projectors, command services and route modules. Adding a feature is one
- * line in FEATURES; the engine and the app pick up whatever is bound.
+ * Each feature (src/features/*) binds its projectors, command services, importers and route modules.
+ * Adding a feature is one line here; the engine, the importer and the app pick up whatever is bound.
  */
 export type Feature = (c: Container) => void;
-
-const identity: Feature = (c) => {
-  c.bind(TOKENS.Projector).toConstantValue(new IdentityProjector());
-  c.bind(TOKENS.IdentityCommands).toDynamicValue((ctx) => new IdentityCommands(ctx.get(TOKENS.CommandHandler))).inSingletonScope();
-  c.bind(TOKENS.RouteModule).toConstantValue(new UsersMeRoutes());
-};
-
-/** Issue 4: stored files of catalog filings (inventory, text, download), PDF extraction, document search. */
-const filesAndSearch: Feature = (c) => {
-  c.rebindSync(TOKENS.Extractors).toConstantValue([pdfExtractor, plainTextExtractor] as Extractor[]);
-  c.bind(TOKENS.Projector).toConstantValue(new FilesProjector());
-  const files = (ctx: { get<T>(id: symbol): T }) => new FilesReadModel(ctx.get<Knex>(TOKENS.Knex));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FileInventoryRoutes(files(ctx), ctx.get(TOKENS.Cursors))).inSingletonScope();
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FileTextRoutes(files(ctx), ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.Cursors))).inSingletonScope();
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FileDownloadRoutes(files(ctx), ctx.get(TOKENS.SignedUrls))).inSingletonScope();
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new SignedFileDownloadRoutes(files(ctx), ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.SignedUrls))).inSingletonScope();
-  // Postgres full-text search is the default SearchIndex; with ELASTICSEARCH_URL the composition root rebinds it (src/container.ts).
-  c.bind(TOKENS.SearchIndex).toDynamicValue((ctx) => new PostgresSearchIndex(ctx.get<Knex>(TOKENS.Knex))).inSingletonScope();
-  c.bind(TOKENS.Projector).toDynamicValue((ctx) => new SearchProjector(ctx.get<SearchIndex>(TOKENS.SearchIndex), ctx.get(TOKENS.BlobStore))).inSingletonScope();
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new SearchFilingsRoutes(ctx.get<SearchIndex>(TOKENS.SearchIndex), ctx.get(TOKENS.Cursors))).inSingletonScope();
-};
 
 export const FEATURES: Feature[] = [identity, catalog, filesAndSearch, workingFilingsFeature];

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { Request } from 'express';
 import type { Runtime } from '../../src/runtime';
 import { TOKENS } from '../../src/tokens';
-import { WF_TOKENS } from '../../src/working-filings-feature';
+import { WF_TOKENS } from '../../src/features/working-filings';
 import type { Principal } from '../../src/identity/principal';
 import type { CommandHandler } from '../command-handler';
 import type { IdentityCommands } from '../identity/identity-commands';

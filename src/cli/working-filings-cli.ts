@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ManagedFilingCommands } from '../../commands/managed-filings/managed-filing-commands';
-import { WF_TOKENS } from '../working-filings-feature';
+import { WF_TOKENS } from '../features/working-filings';
 import { withRuntime } from './main';
 
 /**
