@@ -33,7 +33,8 @@ export async function runImport(rt: Runtime, file: string, opts: { wait: boolean
     // these events must have caught up too (OPERATIONS.md). Unrelated projections just move their checkpoints.
     const named = importers.filter((i) => i.types.some((t) => usedTypes.includes(t))).flatMap((i) => [...i.projections]);
     const names = [...new Set([...named, ...rt.engine.projectors.map((p) => p.name)])];
-    await rt.engine.waitFor(names, await rt.store.head(), WAIT_TIMEOUT_MS);
+    // lastCommitted, not head: the visible head can still be behind this import's own appends.
+    await rt.engine.waitFor(names, await rt.store.lastCommitted(), WAIT_TIMEOUT_MS);
   }
   return result;
 }

@@ -156,6 +156,11 @@ export class EsdbEventStore implements EventStore {
     return START;
   }
 
+  /** EventStoreDB shows committed events to subscribers at once: the same as head(). */
+  lastCommitted(): Promise<LogPosition> {
+    return this.head();
+  }
+
   /** Counts our (non-system) events in (after, upTo], stopping at `cap` (lag only needs a bound). */
   async countBetween(after: LogPosition, upTo: LogPosition, cap: number): Promise<number> {
     let n = 0;

@@ -21,6 +21,12 @@ export interface EventStore {
   /** The newest position a subscriber can currently see. */
   head(): Promise<LogPosition>;
   /**
+   * The position of the newest committed event, which a subscriber may not see yet (Postgres holds
+   * events back while an older transaction is open). Wait for this, not head(), after writing:
+   * head() can still be behind one's own committed appends.
+   */
+  lastCommitted(): Promise<LogPosition>;
+  /**
    * Optional: how many events lie in (after, upTo], counting at most `cap` (lag for readiness and
    * metrics). Without it the projection engine reports a lag of 1 for "behind" and 0 for "caught up".
    */

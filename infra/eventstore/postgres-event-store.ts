@@ -151,6 +151,12 @@ export class PostgresEventStore implements EventStore {
     return { events, horizon };
   }
 
+  async lastCommitted(): Promise<LogPosition> {
+    const res = await this.knex.raw(`select transaction_id::text as tx, global_position from es_events order by transaction_id desc, global_position desc limit 1`);
+    const r = res.rows[0];
+    return r ? { commit: BigInt(r.tx), prepare: BigInt(r.global_position) } : { commit: 0n, prepare: 0n };
+  }
+
   async head(): Promise<LogPosition> {
     const res = await this.knex.raw(`
       select transaction_id::text as tx, global_position from es_events

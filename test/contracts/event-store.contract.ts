@@ -117,6 +117,21 @@ export function eventStoreContract(name: string, makeFixture: () => Promise<Even
       assert.equal(all.filter((e) => e.type === 'Fast').length, 1, 'and the fast one exactly once');
     });
 
+    it('regression (import --wait returned before its events were projected): lastCommitted covers one\'s own appends while head() may lag', async function () {
+      if (!fx.slowAppend) this.skip();
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const slow = fx.slowAppend!(`slow-${uniq()}`, gate);
+      await new Promise((r) => setTimeout(r, 100));
+      const mine = await fx.store.append(`fast-${uniq()}`, [{ type: 'Fast', data: {} }], 0, {});
+      // An older transaction is still open: subscribers cannot see the fast append yet, but it is committed.
+      assert.ok(comparePositions(await fx.store.head(), mine.position) < 0, 'head() is held back by the open transaction');
+      assert.ok(comparePositions(await fx.store.lastCommitted(), mine.position) >= 0, 'lastCommitted() includes the committed append');
+      release();
+      await slow;
+      assert.ok(comparePositions(await fx.store.head(), mine.position) >= 0);
+    });
+
     it('delivers every event exactly once, in global order, under many concurrent writers with random delays', async function () {
       this.timeout(120_000);
       const before = await fx.store.head();
