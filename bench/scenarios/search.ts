@@ -16,7 +16,7 @@ const MATCHES_PER_FILING = 20;
 const PASSAGES_PER_FILE = 2;
 
 /** A mix of what researchers type: topics, rate language, a filter, a phrase with a narrowing filter, a tracking-number prefix, relevance and date sorts. */
-const QUERIES: SearchBody[] = [
+export const QUERIES: SearchBody[] = [
   { query: 'wildfire surcharge', intent: 'how carriers price wildfire exposure' },
   { query: 'roof age schedule hail', intent: 'roof settlement by age', sort: [{ field: 'relevance', direction: 'desc' }] },
   { query: 'telematics discount', intent: 'usage based auto pricing programs' },
