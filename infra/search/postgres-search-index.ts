@@ -245,7 +245,8 @@ export class PostgresSearchIndex implements SearchIndex {
     if (!(ts.or || ts.phrases.length)) return this.filterOnly(q, filter);
     const and = await this.textual(q, filter, ts, false);
     // AND first; the OR of the keywords only fills a window the AND matches leave short.
-    const result = and.n <= q.window && ts.or && ts.or !== ts.and ? await this.textual(q, filter, ts, true) : and;
+    // A capped AND tier already holds more matches than it ranked: OR would only add weaker ones.
+    const result = and.n <= q.window && !and.capped && ts.or && ts.or !== ts.and ? await this.textual(q, filter, ts, true) : and;
     return this.page(q, result.ranked, result.n, result.capped);
   }
 
@@ -311,7 +312,12 @@ export class PostgresSearchIndex implements SearchIndex {
     b.push(rankQ, ...(ts.and ? [ts.and] : []), ...(ts.intent ? [ts.intent] : []));
     if (meta) b.push(metaSel, ...filter.bindings);
     b.push(ts.or ?? '', ts.and ?? ts.or ?? '', q.window + 1);
-    const res = await this.knex.raw(sql, b);
+    // The planner, expecting few matches, would hash the whole filings table for the filter (and scan the
+    // pages for the OR tier); the bounded tiers want index probes per matching page instead.
+    const res = await this.knex.transaction(async (trx) => {
+      await trx.raw('set local enable_hashjoin = off; set local enable_seqscan = off');
+      return trx.raw(sql, b);
+    });
     const rows = res.rows as (Ranked & { n: number; capped: boolean })[];
     return { ranked: rows, n: rows[0]?.n ?? 0, capped: rows[0]?.capped ?? false };
   }
