@@ -316,7 +316,7 @@ export class PostgresSearchIndex implements SearchIndex {
     // pages for the OR tier); the bounded tiers want index probes per matching page instead.
     const res = await this.knex.transaction(async (trx) => {
       await trx.raw('set local enable_hashjoin = off; set local enable_seqscan = off');
-      return trx.raw(sql, b);
+      return (await trx.raw(sql, b)) as { rows: unknown[] };
     });
     const rows = res.rows as (Ranked & { n: number; capped: boolean })[];
     return { ranked: rows, n: rows[0]?.n ?? 0, capped: rows[0]?.capped ?? false };
