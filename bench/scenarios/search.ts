@@ -15,8 +15,8 @@ const CLIENTS = 8;
 const MATCHES_PER_FILING = 20;
 const PASSAGES_PER_FILE = 2;
 
-/** A mix of what researchers type: topics, rate language, a filter, a phrase with a narrowing filter, a tracking-number prefix, relevance and date sorts. */
-const QUERIES: SearchBody[] = [
+/** A mix of what researchers type: topics, common rate language, rare terms, filters, a phrase with a narrowing filter, a tracking-number prefix, relevance and date sorts. */
+export const QUERIES: SearchBody[] = [
   { query: 'wildfire surcharge', intent: 'how carriers price wildfire exposure' },
   { query: 'roof age schedule hail', intent: 'roof settlement by age', sort: [{ field: 'relevance', direction: 'desc' }] },
   { query: 'telematics discount', intent: 'usage based auto pricing programs' },
@@ -29,6 +29,9 @@ const QUERIES: SearchBody[] = [
   { query: 'minimum premium policy fee', intent: 'fees and minimum premiums in manuals', sort: [{ field: 'companyName', direction: 'asc' }] },
   { query: 'credit based insurance score', intent: 'use of credit in underwriting', sort: [{ field: 'relevance', direction: 'desc' }] },
   { query: '23-0', intent: 'a Florida file log number prefix' },
+  // Rare terms of the generator's vocabulary (RARE_TERMS): few filings hold them.
+  { query: 'crypto wallet theft sublimit', intent: 'cyber sublimits for stolen digital assets' },
+  { query: 'solar panel replacement cost', intent: 'homeowners coverage for solar equipment', filters: [{ field: 'state', operator: 'in', value: ['CA', 'AZ', 'NV', 'TX'] }] },
 ];
 
 function percentile(sorted: number[], p: number): number {

@@ -8,8 +8,13 @@ import { removeFilings, upsertFilings } from './elasticsearch/writes';
 
 /** Matched files listed per filing (the endpoint shows 20). */
 const FILES_PER_FILING = 20;
-/** Remembered analyses of keyword strings (does it hold any searchable term?). */
-const ANALYZE_CACHE = 2000;
+/** The stop words of Elasticsearch's `english` analyzer (Lucene's English stop set). */
+const ENGLISH_STOP = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not', 'of', 'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with']);
+
+/** Whether the `english` analyzer keeps any term (no `_analyze` round trip): a letter/digit run that is not a stop word. */
+export function hasSearchableWord(text: string): boolean {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).some((w) => !ENGLISH_STOP.has(w));
+}
 const SORT_FIELDS: Record<Exclude<SortKey['field'], 'relevance'>, string> = {
   submissionDate: 'submissionDate',
   dispositionDate: 'dispositionDate',
@@ -51,7 +56,6 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   /** Projector version 101: moving a database from the Postgres adapter to this one rebuilds the projection into Elasticsearch. */
   readonly schemaVersion = 100;
   private readonly alias: string;
-  private readonly analyzed = new Map<string, boolean>();
 
   constructor(private readonly client: Client, options: ElasticsearchSearchIndexOptions = {}) {
     this.alias = options.alias ?? 'ifrs-search';
@@ -113,16 +117,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   private async textOf(q: SearchQuery): Promise<TextQuery | null> {
     if (q.reference) return null;
     let keywords: string | null = q.keywords.trim() || null;
-    if (keywords) {
-      let has = this.analyzed.get(keywords);
-      if (has === undefined) {
-        const r = await this.client.indices.analyze({ index: this.alias, analyzer: 'english', text: keywords });
-        has = (r.tokens ?? []).length > 0;
-        if (this.analyzed.size >= ANALYZE_CACHE) this.analyzed.delete(this.analyzed.keys().next().value!);
-        this.analyzed.set(keywords, has);
-      }
-      if (!has) keywords = null;
-    }
+    if (keywords && !hasSearchableWord(keywords)) keywords = null;
     return { keywords, phrases: q.phrases, intent: q.intent };
   }
 
@@ -156,17 +151,21 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       });
       return this.candidatesOf(res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, false);
     }
-    const res = await this.client.search({
-      index: this.alias,
-      query: rankingQuery(q, text),
-      collapse: { field: 'filingId' },
-      sort: BY_SCORE_THEN_FILING,
-      size,
-      // Only doc values are read for the (up to 1,201) hits: no _id or _source from stored fields.
-      stored_fields: ['_none_'],
-      docvalue_fields: [{ field: 'filingId' }, ...this.docvalueFields(q.sort)],
-      track_total_hits: false,
-    });
+    const collapsed = (all: boolean) =>
+      this.client.search({
+        index: this.alias,
+        query: rankingQuery(q, text, all),
+        collapse: { field: 'filingId' },
+        sort: BY_SCORE_THEN_FILING,
+        size,
+        // Only doc values are read for the (up to 1,201) hits: no _id or _source from stored fields.
+        stored_fields: ['_none_'],
+        docvalue_fields: [{ field: 'filingId' }, ...this.docvalueFields(q.sort)],
+        track_total_hits: false,
+      });
+    // AND first (far fewer documents to score than OR for common words); the OR only when the AND matches leave the window short.
+    let res = await collapsed(true);
+    if (res.hits.hits.length < size && (text.keywords ?? '').trim().split(/\s+/).length > 1) res = await collapsed(false);
     const out = res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] }));
     const candidates = this.candidatesOf(out, q.sort, true);
     await this.addFileBonus(text, candidates);

@@ -13,6 +13,18 @@ const NORM = 33;
 const INTENT_WEIGHT = 0.3;
 /** Weight of a match in the filing's metadata (company, product, type, description) relative to a document match. */
 const META_WEIGHT = 0.5;
+/**
+ * Bounded work per search: at most this many matching pages (metadata rows) are ranked per tier, so
+ * a query of words common across the corpus costs the same at 20,000 or 100,000 filings.
+ */
+const PAGE_CAP = 2_000;
+const META_CAP = 2_000;
+
+interface Ranked {
+  filing_id: string;
+  score: number;
+  matches: SearchHit['matches'] | null;
+}
 /** dataScope `recent` starts here (shared with the Elasticsearch adapter). */
 export const RECENT_FROM = '2018-01-01';
 
@@ -230,65 +242,103 @@ export class PostgresSearchIndex implements SearchIndex {
   async search(q: SearchQuery): Promise<SearchPage> {
     const filter = this.filterSql(q);
     const ts = q.reference ? { and: null, or: null, phrases: [], intent: null } : await this.tsqueries(q);
-    const textual = !!(ts.or || ts.phrases.length);
-    let candidates: string;
-    let b: Knex.RawBinding[];
-    if (!textual) {
-      // A tracking-number query or a query without searchable words: the filters select, newest first.
-      candidates = `select f.filing_id, 0::float8 as score, null::jsonb as matches from search_filings f where ${filter.sql}
-        order by f.submission_date desc nulls last, f.filing_id limit ?`;
-      b = [...filter.bindings, q.window + 1];
-    } else {
-      const rankQ = ts.or ?? ts.phrases[0];
-      const pageWhere = [ts.or ? `p.tsv @@ ?::tsquery` : 'true', ...ts.phrases.map(() => `p.tsv @@ ?::tsquery`)].join(' and ');
-      const pageWhereB = [...(ts.or ? [ts.or] : []), ...ts.phrases];
-      const andBonus = ts.and ? `+ (case when p.tsv @@ ?::tsquery then 1 else 0 end)` : '';
-      const intent = ts.intent ? `+ ${INTENT_WEIGHT} * ts_rank_cd(p.tsv, ?::tsquery, ${NORM})` : '';
-      // Metadata cannot hold a phrase condition per page, so with honoured phrases only documents count.
-      const meta = ts.or && !ts.phrases.length;
-      candidates = `
-        with fl as (select f.filing_id from search_filings f where ${filter.sql}),
-        ph as (select p.filing_id, p.file_id, p.file_name, p.version_id,
-                 ts_rank_cd(p.tsv, ?::tsquery, ${NORM}) ${andBonus} ${intent} as r
-               from search_pages p join fl on fl.filing_id = p.filing_id where ${pageWhere}),
-        fh as (select filing_id, file_id, file_name, version_id, max(r) as r from ph group by 1, 2, 3, 4),
-        dh as (select filing_id, max(r) + 0.05 * ln(count(*)) as r,
-                 jsonb_agg(jsonb_build_object('fileId', file_id, 'name', file_name, 'versionId', version_id) order by r desc, file_id) as matches
-               from fh group by 1),
-        mh as (${meta ? `select f.filing_id, ${META_WEIGHT} * (ts_rank_cd(f.meta_tsv, ?::tsquery, ${NORM}) + (case when f.meta_tsv @@ ?::tsquery then 1 else 0 end)) as r
-               from search_filings f join fl on fl.filing_id = f.filing_id where f.meta_tsv @@ ?::tsquery` : `select null::uuid as filing_id, 0::float8 as r where false`})
-        select coalesce(dh.filing_id, mh.filing_id) as filing_id, coalesce(dh.r, 0) + coalesce(mh.r, 0) as score, dh.matches
-        from dh full join mh on mh.filing_id = dh.filing_id
-        order by score desc, filing_id limit ?`;
-      b = [
-        ...filter.bindings,
-        rankQ,
-        ...(ts.and ? [ts.and] : []),
-        ...(ts.intent ? [ts.intent] : []),
-        ...pageWhereB,
-        ...(meta ? [ts.or, ts.and ?? ts.or, ts.or] : []),
-        q.window + 1,
-      ];
+    if (!(ts.or || ts.phrases.length)) return this.filterOnly(q, filter);
+    const and = await this.textual(q, filter, ts, false);
+    // AND first; the OR of the keywords only fills a window the AND matches leave short.
+    // A capped AND tier already holds more matches than it ranked: OR would only add weaker ones.
+    const result = and.n <= q.window && !and.capped && ts.or && ts.or !== ts.and ? await this.textual(q, filter, ts, true) : and;
+    return this.page(q, result.ranked, result.n, result.capped);
+  }
+
+  /** A tracking-number query or a query without searchable words: the filters select, newest first. */
+  private async filterOnly(q: SearchQuery, filter: { sql: string; bindings: Knex.RawBinding[] }): Promise<SearchPage> {
+    const res = await this.knex.raw(
+      `select f.filing_id, 0::float8 as score, null::jsonb as matches from search_filings f where ${filter.sql}
+       order by f.submission_date desc nulls last, f.filing_id limit ?`,
+      [...filter.bindings, q.window + 1],
+    );
+    const ranked = res.rows as Ranked[];
+    return this.page(q, ranked, ranked.length, false);
+  }
+
+  /**
+   * The candidate window of a text query, with bounded work: at most PAGE_CAP matching pages (and
+   * META_CAP matching metadata rows) per tier are ranked, whatever the size of the corpus. The AND
+   * tier takes pages holding every keyword (and every honoured phrase); the OR tier (`or`) adds
+   * pages holding any keyword. When a tier hits its cap, the ranked pages are the first ones the
+   * index yields, not the best of all matches, and the result is not exhaustive.
+   */
+  private async textual(
+    q: SearchQuery,
+    filter: { sql: string; bindings: Knex.RawBinding[] },
+    ts: { and: string | null; or: string | null; phrases: string[]; intent: string | null },
+    or: boolean,
+  ): Promise<{ ranked: Ranked[]; n: number; capped: boolean }> {
+    const rankQ = ts.or ?? ts.phrases[0];
+    const b: Knex.RawBinding[] = [];
+    const inFilter = `exists (select 1 from search_filings f where f.filing_id = p.filing_id and ${filter.sql})`;
+    // Selection of a tier: AND of keywords and phrases; the OR tier takes the others matching any keyword.
+    const phrasesSql = ts.phrases.map(() => `p.tsv @@ ?::tsquery`);
+    const andSel = [...(ts.and ? ['p.tsv @@ ?::tsquery'] : []), ...phrasesSql].join(' and ');
+    const andSelB = [...(ts.and ? [ts.and] : []), ...ts.phrases];
+    const cols = 'p.filing_id, p.file_id, p.file_name, p.version_id, p.tsv';
+    let pagesSql = `(select ${cols} from search_pages p where ${andSel} and ${inFilter} limit ${PAGE_CAP})`;
+    b.push(...andSelB, ...filter.bindings);
+    if (or) {
+      pagesSql += ` union all (select ${cols} from search_pages p where p.tsv @@ ?::tsquery ${phrasesSql.map((x) => `and ${x}`).join(' ')}
+        and not (${andSel}) and ${inFilter} limit ${PAGE_CAP})`;
+      b.push(ts.or, ...ts.phrases, ...andSelB, ...filter.bindings);
     }
+    const andBonus = ts.and ? `+ (case when p.tsv @@ ?::tsquery then 1 else 0 end)` : '';
+    const intent = ts.intent ? `+ ${INTENT_WEIGHT} * ts_rank_cd(p.tsv, ?::tsquery, ${NORM})` : '';
+    // Metadata cannot hold a phrase condition per page, so with honoured phrases only documents count.
+    const meta = ts.or && !ts.phrases.length;
+    const metaSel = or ? ts.or : ts.and ?? ts.or;
     const sql = `
-      with c1 as (${candidates}),
-      c as (select * from c1 order by score desc, filing_id limit ?)
-      select c.filing_id, c.score, c.matches, s.record, (select count(*) from c1)::int as n
-      from c join search_filings s on s.filing_id = c.filing_id
-      order by ${this.orderSql(q.sort)}
-      offset ? limit ?`;
-    const res = await this.knex.raw(sql, [...b, q.window, q.offset, q.limit]);
-    const rows = res.rows as { filing_id: string; score: number; matches: SearchHit['matches'] | null; record: CatalogFilingFields; n: number }[];
-    let n = rows[0]?.n;
-    if (n === undefined) {
-      // The page is past the end: count the candidates for `exhaustive`.
-      const cnt = await this.knex.raw(`select count(*)::int as n from (${candidates}) x`, b);
-      n = cnt.rows[0].n as number;
-    }
+      with pg as materialized (${pagesSql}),
+      ph as (select p.filing_id, p.file_id, p.file_name, p.version_id,
+               ts_rank_cd(p.tsv, ?::tsquery, ${NORM}) ${andBonus} ${intent} as r from pg p),
+      fh as (select filing_id, file_id, file_name, version_id, max(r) as r from ph group by 1, 2, 3, 4),
+      dh as (select filing_id, max(r) + 0.05 * ln(count(*)) as r,
+               jsonb_agg(jsonb_build_object('fileId', file_id, 'name', file_name, 'versionId', version_id) order by r desc, file_id) as matches
+             from fh group by 1),
+      mm as materialized (${meta ? `select f.filing_id, f.meta_tsv from search_filings f where f.meta_tsv @@ ?::tsquery and ${filter.sql} limit ${META_CAP}` : `select null::uuid as filing_id, null::tsvector as meta_tsv where false`}),
+      mh as (select filing_id, ${META_WEIGHT} * (ts_rank_cd(meta_tsv, ?::tsquery, ${NORM}) + (case when meta_tsv @@ ?::tsquery then 1 else 0 end)) as r from mm),
+      c as (select coalesce(dh.filing_id, mh.filing_id) as filing_id, coalesce(dh.r, 0) + coalesce(mh.r, 0) as score, dh.matches
+            from dh full join mh on mh.filing_id = dh.filing_id)
+      select c.*, (select count(*) from c)::int as n,
+        ((select count(*) from pg) >= ${PAGE_CAP} or (select count(*) from mm) >= ${META_CAP}) as capped
+      from c order by score desc, filing_id limit ?`;
+    b.push(rankQ, ...(ts.and ? [ts.and] : []), ...(ts.intent ? [ts.intent] : []));
+    if (meta) b.push(metaSel, ...filter.bindings);
+    b.push(ts.or ?? '', ts.and ?? ts.or ?? '', q.window + 1);
+    // The planner, expecting few matches, would hash the whole filings table for the filter (and scan the
+    // pages for the OR tier); the bounded tiers want index probes per matching page instead.
+    const res = await this.knex.transaction(async (trx) => {
+      await trx.raw('set local enable_hashjoin = off; set local enable_seqscan = off');
+      return (await trx.raw(sql, b)) as { rows: unknown[] };
+    });
+    const rows = res.rows as (Ranked & { n: number; capped: boolean })[];
+    return { ranked: rows, n: rows[0]?.n ?? 0, capped: rows[0]?.capped ?? false };
+  }
+
+  /** Sorts the window, cuts the page and reads the records of the page's filings only (the window's are never decoded). */
+  private async page(q: SearchQuery, ranked: Ranked[], n: number, capped: boolean): Promise<SearchPage> {
+    const window = ranked.slice(0, q.window);
+    const exhaustive = n <= q.window && !capped;
+    if (!window.length) return { hits: [], candidates: 0, exhaustive };
+    const res = await this.knex.raw(
+      `with c as (select * from unnest(?::uuid[], ?::float8[], ?::int[]) as c(filing_id, score, i)),
+       o as (select c.i, s.filing_id, row_number() over (order by ${this.orderSql(q.sort)}) as ord
+             from c join search_filings s on s.filing_id = c.filing_id order by ord offset ? limit ?)
+       select o.i, s.record from o join search_filings s on s.filing_id = o.filing_id order by o.ord`,
+      [window.map((r) => r.filing_id), window.map((r) => Number(r.score)), window.map((_, i) => i), q.offset, q.limit],
+    );
+    const rows = res.rows as { i: number; record: CatalogFilingFields }[];
     return {
-      hits: rows.map((r) => ({ filing: { ...recordOf(r.record) } as CatalogFilingFields, score: Number(r.score), matches: r.matches ?? [] })),
+      hits: rows.map((r) => ({ filing: { ...recordOf(r.record) } as CatalogFilingFields, score: Number(window[r.i].score), matches: window[r.i].matches ?? [] })),
       candidates: Math.min(n, q.window),
-      exhaustive: n <= q.window,
+      exhaustive,
     };
   }
 

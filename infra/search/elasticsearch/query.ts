@@ -89,12 +89,16 @@ export function selection(q: SearchQuery): { filter: Q[]; must_not: Q[] } {
 }
 
 const pageOr = (keywords: string): Q => ({ combined_fields: { query: keywords, fields: TEXT_FIELDS, operator: 'or' } });
+const pageAnd = (keywords: string): Q => ({ combined_fields: { query: keywords, fields: TEXT_FIELDS, operator: 'and' } });
 const constant = (filter: Q, boost: number): Q => ({ constant_score: { filter, boost } });
 const phrase = (p: string): Q => ({ match_phrase: { body: p } });
 
-/** The page-level text clauses: what selects a page (must) and what only ranks it (should). */
-function pageClauses(t: TextQuery): { must: Q[]; should: Q[] } {
-  const must: Q[] = [...(t.keywords ? [pageOr(t.keywords)] : []), ...t.phrases.map(phrase)];
+/**
+ * The page-level text clauses: what selects a page (must) and what only ranks it (should).
+ * `all`: the page must hold every keyword (the AND tier); the score is the same either way.
+ */
+function pageClauses(t: TextQuery, all = false): { must: Q[]; should: Q[] } {
+  const must: Q[] = [...(t.keywords ? [all ? { bool: { must: [pageOr(t.keywords)], filter: [pageAnd(t.keywords)] } } : pageOr(t.keywords)] : []), ...t.phrases.map(phrase)];
   const should: Q[] = [];
   if (t.keywords) should.push(constant({ combined_fields: { query: t.keywords, fields: TEXT_FIELDS, operator: 'and' } }, WEIGHTS.allKeywords));
   if (t.intent) should.push({ combined_fields: { query: t.intent, fields: TEXT_FIELDS, operator: 'or', boost: WEIGHTS.intent } });
@@ -105,13 +109,15 @@ function pageClauses(t: TextQuery): { must: Q[]; should: Q[] } {
  * Ranks every document (filing and page) of the selected filings; `collapse` on filingId then keeps
  * each filing's best. With honoured phrases only pages count (a phrase must occur in one page), as in Postgres.
  */
-export function rankingQuery(q: SearchQuery, t: TextQuery): Q {
+export function rankingQuery(q: SearchQuery, t: TextQuery, all = false): Q {
   const sel = selection(q);
-  const page = pageClauses(t);
+  const page = pageClauses(t, all);
   const useMeta = !!t.keywords && !t.phrases.length;
   if (!useMeta) return { bool: { filter: [...sel.filter, term('kind', KIND_PAGE)], must_not: sel.must_not, must: page.must, should: page.should } };
   const keywords = t.keywords!;
-  const metaOr: Q = { match: { meta: { query: keywords, boost: WEIGHTS.meta } } };
+  const metaOr: Q = all
+    ? { bool: { must: [{ match: { meta: { query: keywords, boost: WEIGHTS.meta } } }], filter: [{ match: { meta: { query: keywords, operator: 'and' } } }] } }
+    : { match: { meta: { query: keywords, boost: WEIGHTS.meta } } };
   const metaAll = constant({ match: { meta: { query: keywords, operator: 'and' } } }, WEIGHTS.meta * WEIGHTS.allKeywords);
   // A filing document has no body: it matches by metadata alone. A page matches by its text or its filing's metadata.
   const selects: Q = { bool: { should: [{ bool: { must: page.must, should: page.should } }, metaOr], minimum_should_match: 1 } };
