@@ -7,7 +7,12 @@ import path from 'node:path';
 import { Client as EsClient } from '@elastic/elasticsearch';
 import { AssignerProtocol, type Kafka } from 'kafkajs';
 import { createKafka } from '../../infra/bus/kafka-client';
+import { runImport } from '../../commands/import/import-cli';
+import type { IdentityCommands } from '../../commands/identity/identity-commands';
+import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
+import { openRuntime, type Runtime } from '../../src/runtime';
+import { TOKENS } from '../../src/tokens';
 import { runCli, startServe } from '../support/cli';
 import { dropTestIndexes, testElasticsearchUrl, uniqueAlias } from '../support/elasticsearch';
 import { freshDatabaseUrl } from '../support/postgres';
@@ -115,12 +120,7 @@ if (!brokers.length || !esUrl) {
     let api: Proc & { url: string };
     let apiKey: string;
     let scope: string;
-
-    const cli = async (args: string[], name = 'cli') => {
-      const r = await runCli([...args, ...dataDir(name)], env);
-      assert.equal(r.code, 0, `ifrs ${args.join(' ')}: ${r.stderr}`);
-      return r;
-    };
+    let rt: Runtime | null = null;
 
     before(async function () {
       this.timeout(150_000);
@@ -135,15 +135,16 @@ if (!brokers.length || !esUrl) {
         IFRS_DATA_DIR: '',
         LOG_LEVEL: 'info',
       };
-      // Migrations and schemas once, before four processes start on the same database.
-      await cli(['projections', 'status']);
-
-      const tenant = await cli(['admin', 'tenant', 'create', '--name', 'Roles Co', '--dataset', 'naic']);
-      const user = await cli(['admin', 'user', 'create', '--tenant', tenant.json.tenantId, '--name', 'Ed Itor', '--email', 'ed@example.com']);
-      const sc = await cli(['admin', 'scope', 'create', '--tenant', tenant.json.tenantId, '--name', 'Roles scope']);
-      scope = sc.json.scope;
-      await cli(['admin', 'grant', '--scope', scope, '--user', user.json.userId, '--role', 'editor']);
-      apiKey = (await cli(['admin', 'key', 'create', '--user', user.json.userId, '--permission', 'serff:view'])).json.apiKey;
+      // The operator's setup through the service's own commands, in-process on the same database
+      // (what `ifrs admin ...` and `ifrs import` run; one runtime instead of a process per command).
+      rt = await openRuntime(loadConfig(env, { dataDir: path.join(tmp, 'setup') }), createLogger('silent'), { poolMax: 5 });
+      const id = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+      const meta = { actor: 'operator:test' };
+      const { tenantId } = await id.createTenant({ name: 'Roles Co', datasets: ['naic'], sharing: false }, meta);
+      const { userId } = await id.createUser({ tenantId, name: 'Ed Itor', email: 'ed@example.com' }, meta);
+      scope = (await id.createScope({ tenantId, name: 'Roles scope' }, meta)).scope;
+      await id.grant({ scope, userId, role: 'editor' }, meta);
+      apiKey = (await id.createKey({ userId, readOnly: false, permissions: ['serff:view'] }, meta)).apiKey;
       const listings = path.join(tmp, 'listings.jsonl');
       fs.writeFileSync(
         listings,
@@ -155,8 +156,7 @@ if (!brokers.length || !esUrl) {
           .map((r) => JSON.stringify(r))
           .join('\n') + '\n',
       );
-      const l = await cli(['import', listings]);
-      assert.deepEqual({ imported: l.json.imported, failed: l.json.failed }, { imported: 3, failed: 0 }, l.stdout);
+      assert.deepEqual(await runImport(rt, listings, { wait: false }), { imported: 3, failed: 0, errors: [] });
 
       // The projector first: its relay creates the topic the indexers subscribe to.
       procs.push(await startRole('projector', 'projector', dataDir('projector'), env));
@@ -172,6 +172,7 @@ if (!brokers.length || !esUrl) {
     after(async function () {
       this.timeout(60_000);
       await Promise.all(procs.map(stop));
+      await rt?.close();
       const admin = kafka.admin();
       await admin.connect().catch(() => undefined);
       await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
@@ -185,10 +186,11 @@ if (!brokers.length || !esUrl) {
       const api0 = client(api.url, apiKey);
       const indexers = procs.filter((p) => p.name.startsWith('indexer'));
 
-      // Both indexers joined the consumer group `ifrs.indexer` and split the topic's partitions.
+      // Both indexers joined the consumer group `ifrs.indexer` and split the topic's partitions; no
+      // other process is a member (neither the api nor the projector runs the indexing worker).
       let group = await groupMembers(kafka, 'ifrs.indexer', topic);
       for (const deadline = Date.now() + 30_000; !(group.state === 'Stable' && group.members.length === 2 && group.members.every((m) => m.length > 0)); ) {
-        assert.ok(Date.now() < deadline, `the two indexers did not share the group: ${JSON.stringify(group)}`);
+        assert.ok(Date.now() < deadline, `expected exactly the two indexers in the group, sharing it: ${JSON.stringify(group)}`);
         await sleep(250);
         group = await groupMembers(kafka, 'ifrs.indexer', topic);
       }
@@ -231,12 +233,18 @@ if (!brokers.length || !esUrl) {
       assert.equal(group.members.length, 1, `only the survivor is left in the group: ${JSON.stringify(group)}`);
       assert.deepEqual(group.members[0], [...Array(12).keys()], 'the survivor took over every partition');
 
-      // Exactly one ArtifactVersionIndexed per version, in the log itself.
+      // Exactly one ArtifactVersionIndexed per version, in the log itself (the event store read as
+      // `ifrs events read` reads it; the CLI itself for two of them, an original and a re-uploaded one).
+      const readStream = async (artifactId: string, viaCli: boolean) => {
+        if (!viaCli) return (await rt!.store.readStream(`artifact-${artifactId}`)).map((e) => ({ type: e.type, data: e.data as Record<string, any> }));
+        const r = await runCli(['events', 'read', '--stream', `artifact-${artifactId}`, ...dataDir('cli')], env);
+        assert.equal(r.code, 0, r.stderr);
+        return r.json.events as { type: string; data: Record<string, any> }[];
+      };
       await eachLimit(artifacts, 4, async (a) => {
-        const r = await cli(['events', 'read', '--stream', `artifact-${a.id}`]);
-        const events = r.json.events as { type: string; data: { versionId?: string; version?: { id: string } } }[];
-        const added = events.filter((e) => e.type === 'ArtifactVersionAdded').map((e) => e.data.version!.id);
-        const indexed = events.filter((e) => e.type === 'ArtifactVersionIndexed').map((e) => e.data.versionId!);
+        const events = await readStream(a.id, a === artifacts[1] || a === artifacts[15]);
+        const added = events.filter((e) => e.type === 'ArtifactVersionAdded').map((e) => e.data.version.id as string);
+        const indexed = events.filter((e) => e.type === 'ArtifactVersionIndexed').map((e) => e.data.versionId as string);
         assert.equal(added.length, a.versions);
         assert.deepEqual([...indexed].sort(), [...added].sort(), `artifact ${a.id}: one ArtifactVersionIndexed per version, no more`);
       });
@@ -274,10 +282,11 @@ if (!brokers.length || !esUrl) {
       const wildfire = filing({ sourceReference: '25-900001', files: [file('Wildfire Rule.pdf', ['Cover letter', 'The wildfire surcharge applies to dwellings in high hazard zones.'])] });
       const roof = filing({ sourceReference: '25-900002', files: [file('Roof.pdf', ['Roof age schedule for hail losses.'])] });
       fs.writeFileSync(catalog, [wildfire, roof].map((r) => JSON.stringify(r)).join('\n') + '\n');
-      const imported = await cli(['import', catalog]);
+      const imported = await runCli(['import', catalog, ...dataDir('cli')], env);
+      assert.equal(imported.code, 0, imported.stderr);
       assert.deepEqual({ imported: imported.json.imported, failed: imported.json.failed }, { imported: 2, failed: 0 }, imported.stdout);
 
-      let found: { status: number; body: any; text: string } | null = null;
+      let found: { status: number; body: any; text: string };
       for (const until = Date.now() + 30_000; ; ) {
         const r = await api0.post('/insurance/filings/search', { query: 'wildfire surcharge', intent: 'find filings for competitive research', includePassages: true });
         if (r.status === 200 && r.body.filings?.length) {
