@@ -158,15 +158,13 @@ if (!brokers.length || !esUrl) {
       );
       assert.deepEqual(await runImport(rt, listings, { wait: false }), { imported: 3, failed: 0, errors: [] });
 
-      // The projector first: its relay creates the topic the indexers subscribe to.
-      procs.push(await startRole('projector', 'projector', dataDir('projector'), env));
-      const [s, i1, i2] = await Promise.all([
-        startServe(['--role', 'api', '--port', '0', ...dataDir('api')], env),
-        startRole('indexer-1', 'indexer', dataDir('indexer-1'), env),
-        startRole('indexer-2', 'indexer', dataDir('indexer-2'), env),
-      ]);
+      // The indexers first, before any relay created the topic (deployments start in any order), then
+      // the api and the projector.
+      const [i1, i2] = await Promise.all([startRole('indexer-1', 'indexer', dataDir('indexer-1'), env), startRole('indexer-2', 'indexer', dataDir('indexer-2'), env)]);
+      procs.push(i1, i2);
+      const [s, projector] = await Promise.all([startServe(['--role', 'api', '--port', '0', ...dataDir('api')], env), startRole('projector', 'projector', dataDir('projector'), env)]);
       api = { name: 'api', child: s.child, exited: s.exited, stderr: s.stderr, url: s.url };
-      procs.push(api, i1, i2);
+      procs.push(api, projector);
     });
 
     after(async function () {
@@ -185,6 +183,7 @@ if (!brokers.length || !esUrl) {
     it('indexes every uploaded version exactly once across two indexers, survives a SIGKILLed one, and serves catalog search from Elasticsearch', async () => {
       const api0 = client(api.url, apiKey);
       const indexers = procs.filter((p) => p.name.startsWith('indexer'));
+      assert.equal(indexers.length, 2);
 
       // Both indexers joined the consumer group `ifrs.indexer` and split the topic's partitions; no
       // other process is a member (neither the api nor the projector runs the indexing worker).
