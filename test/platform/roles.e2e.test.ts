@@ -41,7 +41,10 @@ function startRole(name: string, role: string, args: string[], env: NodeJS.Proce
     const child = spawn(process.execPath, [BIN, 'serve', '--role', role, '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    const timer = setTimeout(() => reject(new Error(`${name} did not start: ${err.slice(-2000)}`)), 90_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${name} did not start: ${err.slice(-2000)}`));
+    }, 90_000);
     child.stdout.resume();
     child.stderr.on('data', (d) => {
       err += d;
@@ -160,11 +163,13 @@ if (!brokers.length || !esUrl) {
 
       // The indexers first, before any relay created the topic (deployments start in any order), then
       // the api and the projector.
-      const [i1, i2] = await Promise.all([startRole('indexer-1', 'indexer', dataDir('indexer-1'), env), startRole('indexer-2', 'indexer', dataDir('indexer-2'), env)]);
-      procs.push(i1, i2);
-      const [s, projector] = await Promise.all([startServe(['--role', 'api', '--port', '0', ...dataDir('api')], env), startRole('projector', 'projector', dataDir('projector'), env)]);
-      api = { name: 'api', child: s.child, exited: s.exited, stderr: s.stderr, url: s.url };
-      procs.push(api, projector);
+      // Each is tracked as soon as it runs, so a failed start of another still stops it in `after`.
+      const track = <P extends Proc>(p: P) => (procs.push(p), p);
+      await Promise.all([startRole('indexer-1', 'indexer', dataDir('indexer-1'), env).then(track), startRole('indexer-2', 'indexer', dataDir('indexer-2'), env).then(track)]);
+      await Promise.all([
+        startServe(['--role', 'api', '--port', '0', ...dataDir('api')], env).then((s) => (api = track({ name: 'api', child: s.child, exited: s.exited, stderr: s.stderr, url: s.url }))),
+        startRole('projector', 'projector', dataDir('projector'), env).then(track),
+      ]);
     });
 
     after(async function () {
@@ -182,7 +187,7 @@ if (!brokers.length || !esUrl) {
 
     it('indexes every uploaded version exactly once across two indexers, survives a SIGKILLed one, and serves catalog search from Elasticsearch', async () => {
       const api0 = client(api.url, apiKey);
-      const indexers = procs.filter((p) => p.name.startsWith('indexer'));
+      const indexers = procs.filter((p) => p.name.startsWith('indexer')).sort((a, b) => a.name.localeCompare(b.name));
       assert.equal(indexers.length, 2);
 
       // Both indexers joined the consumer group `ifrs.indexer` and split the topic's partitions; no
