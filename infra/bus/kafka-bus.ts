@@ -3,7 +3,7 @@ import type { Consumer as KafkaConsumer, EachBatchPayload, Kafka } from 'kafkajs
 import type { RecordedEvent } from '../../src/domain/events';
 import type { Logger } from '../../src/logger';
 import type { Bus, Consumer } from '../../src/ports/bus';
-import type { KafkaTopicSettings } from './kafka-client';
+import { ensureTopic, type KafkaTopicSettings } from './kafka-client';
 import { fromMessageValue, messageType } from './kafka-message';
 import { ProcessedEvents } from './processed-events';
 
@@ -55,6 +55,8 @@ export class KafkaBus implements Bus {
       maxWaitTimeInMs: 500,
       allowAutoTopicCreation: false,
     });
+    // An indexer may start before any relay created the topic: subscribing to a missing one fails.
+    await ensureTopic(this.kafka, this.opts);
     await consumer.connect();
     await consumer.subscribe({ topics: [this.opts.topic], fromBeginning: true });
     let stopped = false;

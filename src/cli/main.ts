@@ -85,7 +85,7 @@ export function buildCli(): Command {
       const host = opts.host ?? config.host;
       const { server, url } = await startServer(rt, { port, host, role: opts.role }).catch((e) => {
         release?.();
-        return fail(`could not listen on ${host}:${port}: ${(e as Error).message}`);
+        return fail(opts.role === 'all' || opts.role === 'api' ? `could not listen on ${host}:${port}: ${(e as Error).message}` : `could not start the ${opts.role} role: ${(e as Error).message}`);
       });
       if (url) {
         log.info({ url, role: opts.role }, `listening on ${url}`);
