@@ -42,6 +42,7 @@ export class ProjectionEngine {
   private readonly positions = new Map<string, LogPosition>();
   private readonly progress = new EventEmitter();
   private running = false;
+  private assist = true;
   /** Per projector: a poke counter (so a poke during a step is not lost) and the sleeping loop's waker. */
   private readonly wake = new Map<string, { pokes: number; waker: (() => void) | null }>();
   private loops: Promise<void>[] = [];
@@ -261,7 +262,9 @@ export class ProjectionEngine {
           progress.on('progress', finish);
         });
       } else {
-        await this.catchUp(names.filter((n) => !reached(n)));
+        // A lone CLI command projects what it waits for itself; an API process in a scaled-out
+        // topology only watches the projector's checkpoints (see helpOtherRunners).
+        if (this.assist) await this.catchUp(names.filter((n) => !reached(n)));
         for (const n of names) {
           const cp = await this.readCheckpoint(this.knex, n);
           if (cp) this.note(n, cp.position);
@@ -269,6 +272,15 @@ export class ProjectionEngine {
         if (!names.every(reached)) await new Promise((r) => setTimeout(r, 20));
       }
     }
+  }
+
+  /**
+   * Whether a read-your-writes wait without a local runner may project by itself. True for CLI
+   * commands (there may be no server at all); false for `serve --role api`, which leaves projection to
+   * the projector processes instead of competing with them.
+   */
+  helpOtherRunners(assist: boolean): void {
+    this.assist = assist;
   }
 
   /** Positions and lag (events between checkpoint and head, counted through the port and capped). */

@@ -110,6 +110,7 @@ async function startBusWorkers(rt: Runtime): Promise<void> {
 
 export async function startServer(rt: Runtime, opts: { port: number; host: string; role: Role }): Promise<{ server: http.Server | null; url: string | null }> {
   if (opts.role === 'all' || opts.role === 'projector') await rt.engine.start();
+  if (opts.role === 'api') rt.engine.helpOtherRunners(false);
   if (opts.role === 'all' || opts.role === 'projector' || opts.role === 'relay') await rt.container.get<BusRelay>(TOKENS.BusRelay).start();
   if (opts.role === 'all' || opts.role === 'indexer') await startBusWorkers(rt);
   if (opts.role !== 'all' && opts.role !== 'api') return { server: null, url: null };
