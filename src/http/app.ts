@@ -88,6 +88,7 @@ export function createApp(deps: AppDeps): express.Express {
     registers: [deps.metrics],
   });
 
+  const debugEnabled = deps.log.isLevelEnabled('debug');
   app.use((req, res, next) => {
     const incoming = req.headers['x-request-id'];
     req.requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
@@ -98,7 +99,7 @@ export function createApp(deps: AppDeps): express.Express {
       const route = (req.route?.path as string | undefined) ?? 'unmatched';
       duration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
       if (res.statusCode >= 500) deps.log.error({ requestId: req.requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: seconds * 1000 }, 'request failed');
-      else deps.log.debug({ requestId: req.requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: seconds * 1000 }, 'request');
+      else if (debugEnabled) deps.log.debug({ requestId: req.requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: seconds * 1000 }, 'request');
     });
     next();
   });
@@ -157,11 +158,15 @@ export function createApp(deps: AppDeps): express.Express {
       }
       handlers.push(async (req, res, next) => {
         try {
+          // Express 5 re-parses the query string on every read of req.query: read it once.
+          const rawQuery = req.query as Record<string, unknown>;
+          const hasQuery = Object.keys(rawQuery).length > 0;
           rejectNul('path', req.params);
-          rejectNul('query', req.query);
+          if (hasQuery) rejectNul('query', rawQuery);
           if (!route.rawBody) rejectNul('body', req.body);
           const params = route.params ? parseOrThrow(route.params, 'path', { ...req.params }) : req.params;
-          const query = parseOrThrow(route.query ?? NO_QUERY, 'query', { ...(req.query as object) });
+          // A route without query parameters and a request without any: nothing to validate.
+          const query = route.query || hasQuery ? parseOrThrow(route.query ?? NO_QUERY, 'query', { ...rawQuery }) : {};
           let body: unknown = undefined;
           if (!route.rawBody) {
             if (route.body) body = parseOrThrow(route.body, 'body', req.body === undefined ? {} : req.body);
