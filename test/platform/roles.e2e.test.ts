@@ -18,6 +18,7 @@ import { dropTestIndexes, testElasticsearchUrl, uniqueAlias } from '../support/e
 import { freshDatabaseUrl } from '../support/postgres';
 import { client } from '../support/runtime';
 import { upload } from '../working-filings/support';
+import { catalogFiling, file as catalogFile } from '../support/catalog-records';
 
 /**
  * Issue 6 part 5: the production topology as separate real processes on one Postgres database, a real
@@ -256,33 +257,8 @@ if (!brokers.length || !esUrl) {
       // Catalog filings imported by the CLI (without --wait: no projector in that process's role here)
       // reach Elasticsearch through the projector process and are searchable through the API process.
       const catalog = path.join(tmp, 'catalog.jsonl');
-      const filing = (o: Record<string, unknown>) => ({
-        type: 'catalog_filing',
-        id: crypto.randomUUID(),
-        source: 'florida_irfs',
-        state: 'FL',
-        companyName: 'Acme Insurance Company',
-        naicCompanyCodes: ['12345'],
-        naicGroupCode: '100',
-        carrierIds: ['carrier_12345'],
-        groupId: 'carrier_group_100',
-        productName: 'Homeowners Program',
-        typeOfInsurance: 'Homeowners',
-        subTypeOfInsurance: 'Owner Occupied Homeowners',
-        toiCode: '04.0',
-        subToiCode: '04.0003',
-        filingType: 'Rate',
-        sourceStatus: 'APPROVED',
-        submissionDate: '2025-03-01',
-        dispositionDate: '2025-04-01',
-        businessType: 'Property',
-        normalizedOutcome: 'APPROVED',
-        filingTypeNormalized: 'RATE',
-        stateStatusChangedDate: '2025-04-01',
-        description: 'A filing imported by the roles test.',
-        ...o,
-      });
-      const file = (name: string, pages: string[]) => ({ fileId: crypto.randomUUID(), name, role: 'supporting_document', versionId: null, mimeType: 'application/pdf', restricted: false, content: null, text: { pages } });
+      const filing = (o: Record<string, unknown>) => catalogFiling({ description: 'A filing imported by the roles test.', ...o });
+      const file = (name: string, pages: string[]) => catalogFile({ name, role: 'supporting_document', text: { pages } });
       const wildfire = filing({ sourceReference: '25-900001', files: [file('Wildfire Rule.pdf', ['Cover letter', 'The wildfire surcharge applies to dwellings in high hazard zones.'])] });
       const roof = filing({ sourceReference: '25-900002', files: [file('Roof.pdf', ['Roof age schedule for hail losses.'])] });
       fs.writeFileSync(catalog, [wildfire, roof].map((r) => JSON.stringify(r)).join('\n') + '\n');
