@@ -41,7 +41,7 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
   c.bind(TOKENS.Metrics).toConstantValue(new client.Registry());
   // ESDB_URL moves the log to EventStoreDB; checkpoints, read models and bus bookkeeping stay in Postgres.
   c.bind(TOKENS.EventStore)
-    .toDynamicValue(() => (config.esdbUrl ? new EsdbEventStore(config.esdbUrl) : new PostgresEventStore(db.knex, db.connectionString)))
+    .toDynamicValue(() => (config.esdbUrl ? new EsdbEventStore(config.esdbUrl) : new PostgresEventStore(db.knex)))
     .inSingletonScope();
   c.bind(TOKENS.ProjectionEngine)
     .toDynamicValue((ctx) => new ProjectionEngine(db.knex, ctx.get<EventStore>(TOKENS.EventStore), ctx.getAll<Projector>(TOKENS.Projector), log))

@@ -10,7 +10,7 @@ export const scenario: BenchScenario = {
   async run(ctx) {
     const seconds = ctx.quick ? 2 : 8;
     const db = await openDatabase({ dataDir: '/nonexistent', databaseUrl: await benchDatabase(), log: createLogger('warn'), poolMax: 40 });
-    const store = new PostgresEventStore(db.knex, db.connectionString);
+    const store = new PostgresEventStore(db.knex);
     const data = { filingId: '6f1c3a52-3f0e-4f57-9d55-0b7d3d2c1a11', scheduleType: 'form', scheduleSeqNo: 3, context: 'Homeowners policy form HO 00 03, revised wildfire exclusion wording.' };
     const run = async (writers: number, batch: number) => {
       const deadline = Date.now() + seconds * 1000;

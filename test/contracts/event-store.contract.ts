@@ -132,6 +132,19 @@ export function eventStoreContract(name: string, makeFixture: () => Promise<Even
       assert.ok(comparePositions(await fx.store.head(), mine.position) >= 0);
     });
 
+    it('wakes subscribers (onAppended) soon after another writer appends', async () => {
+      let calls = 0;
+      const unsubscribe = await fx.store.onAppended(() => calls++);
+      try {
+        await fx.store.append(`wake-${uniq()}`, [{ type: 'Wake', data: {} }], 0, {});
+        const deadline = Date.now() + 2000;
+        while (calls === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        assert.ok(calls > 0, 'a subscriber was woken within 2 s');
+      } finally {
+        await unsubscribe();
+      }
+    });
+
     it('delivers every event exactly once, in global order, under many concurrent writers with random delays', async function () {
       this.timeout(120_000);
       const before = await fx.store.head();

@@ -17,7 +17,7 @@ const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 async function baseFixture(): Promise<{ db: Database; url: string; store: PostgresEventStore; buses: Bus[] }> {
   const url = await freshDatabaseUrl();
   const db = await openDatabase({ dataDir: '/nonexistent', databaseUrl: url, log, poolMax: 20 });
-  return { db, url, store: new PostgresEventStore(db.knex, db.connectionString), buses: [] };
+  return { db, url, store: new PostgresEventStore(db.knex), buses: [] };
 }
 
 busContract('StoreBackedBus', async (): Promise<BusFixture> => {

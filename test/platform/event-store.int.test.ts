@@ -19,7 +19,7 @@ after(async () => {
 
 eventStoreContract('PostgresEventStore', async () => {
   const d = await sharedDb();
-  const store = new PostgresEventStore(d.knex, d.connectionString);
+  const store = new PostgresEventStore(d.knex);
   return {
     store,
     // Two events, each in a transaction that stays open: one stream written slowly, each pair Slow + Conc-shaped.

@@ -19,7 +19,7 @@ export function testKafkaBusOptions(topic: string): KafkaBusOptions {
 export async function busFromEnv(env: NodeJS.ProcessEnv): Promise<{ bus: Bus; close(): Promise<void> }> {
   const log = createLogger(env.BUS_LOG_LEVEL ?? 'silent');
   const db = await openDatabase({ dataDir: '/nonexistent', databaseUrl: env.DATABASE_URL!, log, poolMax: 5, migrate: false });
-  const store = new PostgresEventStore(db.knex, db.connectionString);
+  const store = new PostgresEventStore(db.knex);
   let bus: Bus;
   if (env.BUS_ADAPTER === 'kafka') {
     const kafka = createKafka(env.KAFKA_BROKERS!.split(','), log);

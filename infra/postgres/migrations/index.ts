@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as m001 from './001_event_store';
 import * as m002 from './002_cursor_states';
 import * as m003 from './003_settings';
+import * as m007 from './007_no_append_notify';
 import * as m006 from './006_small_blobs';
 import * as m005 from './005_typed_append_notifications';
 import * as m004 from './004_bus_processed_events';
@@ -14,6 +15,7 @@ const migrations: Record<string, Knex.Migration> = {
   '004_bus_processed_events': m004,
   '005_typed_append_notifications': m005,
   '006_small_blobs': m006,
+  '007_no_append_notify': m007,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
