@@ -178,7 +178,7 @@ export class ProjectionEngine {
     if (this.running) return;
     this.running = true;
     for (const p of this.projectors) this.wake.set(p.name, { pokes: 0, waker: null });
-    this.unlisten = await this.store.onAppended((types) => this.poke(types));
+    this.unlisten = await this.store.onAppended(() => this.poke());
     this.loops = this.projectors.map((p) => this.runLoop(p));
   }
 
@@ -210,15 +210,9 @@ export class ProjectionEngine {
     }
   }
 
-  /**
-   * New events may be readable: wake the projectors that read any of `types` (all when unknown).
-   * Local appends call this directly, skipping the notification round trip.
-   */
-  poke(types?: readonly string[]): void {
-    for (const p of this.projectors) {
-      if (types && !p.eventTypes.some((t) => types.includes(t))) continue;
-      this.wakeProjector(p.name);
-    }
+  /** New events may be readable: wake every projector (a write's own wait wakes just its projectors). */
+  poke(): void {
+    for (const p of this.projectors) this.wakeProjector(p.name);
   }
 
   private wakeProjector(name: string): void {

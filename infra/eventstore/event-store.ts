@@ -31,11 +31,8 @@ export interface EventStore {
    * metrics). Without it the projection engine reports a lag of 1 for "behind" and 0 for "caught up".
    */
   countBetween?(after: LogPosition, upTo: LogPosition, cap: number): Promise<number>;
-  /**
-   * Calls back whenever new events may be readable, with the appended event types when the adapter
-   * knows them (undefined: anything may have been appended); returns an unsubscribe.
-   */
-  onAppended(listener: (types?: string[]) => void): Promise<() => Promise<void>>;
+  /** Calls back (without data) whenever new events may be readable; returns an unsubscribe. */
+  onAppended(listener: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -41,7 +41,7 @@ export function toRecorded(r: EventRow): RecordedEvent {
  */
 export class PostgresEventStore implements EventStore {
   private watcher: NodeJS.Timeout | null = null;
-  private readonly listeners = new Set<(types?: string[]) => void>();
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly knex: Knex,
@@ -185,7 +185,7 @@ export class PostgresEventStore implements EventStore {
    * global lock at commit, which serialised concurrent appends (16 writers: about 1,700 appends/s with a
    * NOTIFY trigger, about 3,000 without). Writers in this process wake their projectors directly.
    */
-  async onAppended(listener: (types?: string[]) => void): Promise<() => Promise<void>> {
+  async onAppended(listener: () => void): Promise<() => Promise<void>> {
     this.listeners.add(listener);
     if (!this.watcher) {
       let last: number | null = null;
