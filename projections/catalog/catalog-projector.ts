@@ -5,6 +5,7 @@ import { CATALOG_PROJECTION } from '../../commands/catalog/catalog-filing-import
 import { assertNever } from '../../src/domain/decider';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { ProjectionContext, Projector, TableNamer } from '../projector';
+import { upsertRows } from '../batch-sql';
 
 export const CATALOG_FILINGS = 'catalog_filings';
 
@@ -101,7 +102,7 @@ export class CatalogProjector implements Projector {
             filing_type_normalized: x.filingTypeNormalized,
             state_status_changed_date: x.stateStatusChangedDate,
             description: x.description,
-            files: JSON.stringify(e.data.files.map((file) => ({ fileId: file.fileId, name: file.name, role: file.role, versionId: file.versionId }))),
+            files: e.data.files.map((file) => ({ fileId: file.fileId, name: file.name, role: file.role, versionId: file.versionId })),
           });
           break;
         }
@@ -110,15 +111,7 @@ export class CatalogProjector implements Projector {
       }
     }
     if (!rows.size) return;
-    const table = t(CATALOG_FILINGS);
-    const all = [...rows.values()];
-    for (let i = 0; i < all.length; i += 500) {
-      // Conditional on the stream version, so replaying a batch is harmless.
-      await trx(table)
-        .insert(all.slice(i, i + 500))
-        .onConflict('id')
-        .merge()
-        .whereRaw(`?? < excluded.version`, [`${table}.version`]);
-    }
+    // Conditional on the stream version, so replaying a batch is harmless.
+    await upsertRows(trx, t(CATALOG_FILINGS), [...rows.values()], { conflict: ['id'], newerBy: 'version' });
   }
 }

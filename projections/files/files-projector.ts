@@ -4,6 +4,7 @@ import { assertNever } from '../../src/domain/decider';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { ProjectionContext, Projector, TableNamer } from '../projector';
 import { downloadVersionOf } from './file-version';
+import { lastByKey, upsertRows } from '../batch-sql';
 
 export const FILES_PROJECTION = 'catalog_files';
 
@@ -31,51 +32,68 @@ export class FilesProjector implements Projector {
     `);
   }
 
+  /**
+   * One statement per table for the whole batch, equivalent to applying the events one by one: an
+   * event applies when it is newer than the filing's row was before the batch; the filing row and its
+   * entries come from its last applied event (each event carries the whole file list), where several
+   * filings list the same file id the one whose event came last owns it (as the last of the
+   * sequential upserts would), and the content versions of EVERY applied event are kept, since a
+   * pinned download of a version that was current only in the middle of the batch must keep working.
+   */
   async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
-    for (const raw of events) {
+    const all = events.map((raw) => {
       const e = raw as unknown as CatalogFilingEvent;
       switch (e.type) {
         case 'CatalogFilingImported':
-        case 'CatalogFilingUpdated': {
-          const { filing, files } = e.data;
-          // Conditional on the stream version: a replayed or older event changes nothing.
-          const moved = await trx.raw(
-            `insert into ${t('files_filings')} (filing_id, source, file_count, stream_version) values (?, ?, ?, ?)
-             on conflict (filing_id) do update set source = excluded.source, file_count = excluded.file_count, stream_version = excluded.stream_version
-             where ${t('files_filings')}.stream_version < excluded.stream_version returning filing_id`,
-            [filing.id, filing.source, files.length, raw.version],
-          );
-          if (!moved.rows.length) break;
-          await trx(t('files_entries')).where({ filing_id: filing.id }).delete();
-          const rows = files.map((f, ordinal) => ({
-            file_id: f.fileId,
-            filing_id: filing.id,
-            ordinal,
-            source: filing.source,
-            name: f.name,
-            role: f.role,
-            version_id: f.versionId,
-            mime_type: f.mimeType,
-            size: f.size,
-            page_count: f.pageCount,
-            restricted: f.restricted,
-            content_sha256: f.contentSha256,
-            text: f.text ? JSON.stringify(f.text) : null,
-          }));
-          for (let i = 0; i < rows.length; i += 1000) {
-            await trx(t('files_entries')).insert(rows.slice(i, i + 1000)).onConflict('file_id').merge();
-          }
-          const versions = files
-            .filter((f) => f.contentSha256)
-            .map((f) => ({ file_id: f.fileId, version: downloadVersionOf(f)!, content_sha256: f.contentSha256!, size: f.size }));
-          for (let i = 0; i < versions.length; i += 1000) {
-            await trx(t('files_versions')).insert(versions.slice(i, i + 1000)).onConflict(['file_id', 'version']).merge();
-          }
-          break;
-        }
+        case 'CatalogFilingUpdated':
+          return { version: raw.version, ...e.data };
         default:
-          assertNever(e);
+          return assertNever(e);
       }
-    }
+    });
+    if (!all.length) return;
+    const before = await trx.raw(`select filing_id, stream_version from ?? where filing_id = any(?::uuid[])`, [
+      t('files_filings'),
+      [...new Set(all.map((x) => x.filing.id))],
+    ]);
+    const prior = new Map((before.rows as { filing_id: string; stream_version: number }[]).map((r) => [r.filing_id, r.stream_version]));
+    const applied = all.filter((x) => x.version > (prior.get(x.filing.id) ?? 0));
+    if (!applied.length) return;
+    const latest = lastByKey(applied, (x) => x.filing.id);
+    await upsertRows(
+      trx,
+      t('files_filings'),
+      latest.map((x) => ({ filing_id: x.filing.id, source: x.filing.source, file_count: x.files.length, stream_version: x.version })),
+      { conflict: ['filing_id'], newerBy: 'stream_version' },
+    );
+    await trx.raw(`delete from ?? where filing_id = any(?::uuid[])`, [t('files_entries'), latest.map((x) => x.filing.id)]);
+    const entries = lastByKey(
+      latest.flatMap(({ filing, files }) =>
+        files.map((f, ordinal) => ({
+          file_id: f.fileId,
+          filing_id: filing.id,
+          ordinal,
+          source: filing.source,
+          name: f.name,
+          role: f.role,
+          version_id: f.versionId,
+          mime_type: f.mimeType,
+          size: f.size,
+          page_count: f.pageCount,
+          restricted: f.restricted,
+          content_sha256: f.contentSha256,
+          text: f.text,
+        })),
+      ),
+      (r) => r.file_id,
+    );
+    await upsertRows(trx, t('files_entries'), entries, { conflict: ['file_id'] });
+    const versions = lastByKey(
+      applied.flatMap(({ files }) =>
+        files.filter((f) => f.contentSha256).map((f) => ({ file_id: f.fileId, version: downloadVersionOf(f)!, content_sha256: f.contentSha256!, size: f.size })),
+      ),
+      (r) => `${r.file_id}\u0000${r.version}`,
+    );
+    await upsertRows(trx, t('files_versions'), versions, { conflict: ['file_id', 'version'] });
   }
 }

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import type { CatalogFile, CatalogFilingFields } from '../../commands/catalog/catalog-events';
+import { CatalogProjector } from '../../projections/catalog/catalog-projector';
+import { FilesProjector } from '../../projections/files/files-projector';
+import { aFiling } from '../files/catalog-filing-mother';
+import { ProjectorBench, inStreams } from '../support/projector-batches';
+
+function aFile(o: Partial<CatalogFile> = {}): CatalogFile {
+  const sha = crypto.randomBytes(32).toString('hex');
+  return { fileId: crypto.randomUUID(), name: 'memo.pdf', role: 'form', versionId: null, mimeType: 'application/pdf', restricted: false, contentSha256: sha, size: 10, pageCount: 1, text: null, ...o };
+}
+
+const imported = (filing: CatalogFilingFields, files: CatalogFile[]) => ({ stream: `catalogFiling-${filing.id}`, type: 'CatalogFilingImported', data: { filing, files } });
+const updated = (filing: CatalogFilingFields, files: CatalogFile[]) => ({ stream: `catalogFiling-${filing.id}`, type: 'CatalogFilingUpdated', data: { filing, files } });
+
+describe('catalog and files projectors: batches', function () {
+  this.timeout(120_000);
+  let bench: ProjectorBench;
+  before(async () => (bench = await ProjectorBench.open()));
+  after(async () => bench.close());
+
+  it('rule: a batch that updates one filing several times ends on its last event, as one-by-one application does', async () => {
+    const a = aFiling({ companyName: 'First' });
+    const b = aFiling();
+    const events = inStreams([
+      imported(a, []),
+      imported(b, []),
+      updated({ ...a, companyName: 'Second', submissionDate: null }, []),
+      updated({ ...a, companyName: 'Third', naicCompanyCodes: ['1', '2'] }, []),
+    ]);
+    const p = new CatalogProjector();
+    const rows = (await bench.assertBatchEquivalence(p, events)).catalog_filings.map((j) => JSON.parse(j) as Record<string, unknown>);
+    const row = rows.find((r) => r.id === a.id)!;
+    assert.equal(row.company_name, 'Third');
+    assert.equal(row.version, 3);
+    assert.deepEqual(row.naic_company_codes, ['1', '2']);
+    assert.equal(rows.length, 2);
+  });
+
+  it('rule: the files read model keeps the last file list of each filing; a file dropped in the same batch is gone', async () => {
+    const a = aFiling();
+    const kept = aFile({ name: 'kept.pdf' });
+    const dropped = aFile({ name: 'dropped.pdf' });
+    const events = inStreams([
+      imported(a, [kept, dropped]),
+      updated(a, [{ ...kept, name: 'renamed.pdf', contentSha256: crypto.randomBytes(32).toString('hex') }]),
+    ]);
+    const dump = await bench.assertBatchEquivalence(new FilesProjector(), events);
+    const entries = dump.files_entries.map((j) => JSON.parse(j) as Record<string, unknown>);
+    assert.deepEqual(entries.map((e) => e.name), ['renamed.pdf']);
+    // Every content version ever seen stays downloadable.
+    assert.equal(dump.files_versions.length, 3);
+    assert.equal(JSON.parse(dump.files_filings[0]).file_count, 1);
+  });
+
+  it('rule: a file that moves between filings within one batch belongs to the filing whose event came last', async () => {
+    const a = aFiling();
+    const b = aFiling();
+    const shared = aFile();
+    const other = aFile();
+    const events = inStreams([
+      imported(a, [shared]),
+      imported(b, [shared, other]),
+      updated(a, [aFile()]),
+      updated(b, [other]),
+      updated(a, [shared]),
+      imported(aFiling(), [aFile(), aFile({ text: { textRevision: 'r', textSha256: 'a'.repeat(64), byteLength: 3, pageStarts: [0, 2], method: 'provided' } })]),
+    ]);
+    const dump = await bench.assertBatchEquivalence(new FilesProjector(), events);
+    const entries = dump.files_entries.map((j) => JSON.parse(j) as Record<string, unknown>);
+    assert.equal(entries.find((e) => e.file_id === shared.fileId)!.filing_id, a.id);
+    assert.equal(entries.find((e) => e.file_id === other.fileId)!.filing_id, b.id);
+  });
+
+  it('rule: a rebuild (everything in large batches) equals incremental application over many filings', async () => {
+    const filings = Array.from({ length: 40 }, (_, i) => aFiling({ state: i % 2 ? 'TX' : 'FL' }));
+    const files = filings.map(() => [aFile(), aFile()]);
+    const events = inStreams([
+      ...filings.map((f, i) => imported(f, files[i])),
+      ...filings.filter((_, i) => i % 3 === 0).map((f) => updated({ ...f, description: 'changed' }, files[filings.indexOf(f)].slice(1))),
+    ]);
+    await bench.assertBatchEquivalence(new CatalogProjector(), events);
+    await bench.assertBatchEquivalence(new FilesProjector(), events);
+  });
+});
