@@ -8,6 +8,7 @@ import { normalizeNaicGroupCode } from '../../commands/catalog/catalog-enums';
 import { assertNever } from '../../src/domain/decider';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { ProjectionContext, Projector, TableNamer } from '../projector';
+import { upsertRows } from '../batch-sql';
 
 type DirectoryEvent = CarrierGroupEvent | CarrierEvent | MgaEvent | ProductEvent;
 
@@ -60,12 +61,16 @@ export class DirectoryProjector implements Projector {
     `);
   }
 
-  private async upsert(trx: Knex.Transaction, table: string, row: Record<string, unknown>): Promise<boolean> {
-    const r = await trx(table).insert(row).onConflict('id').merge().whereRaw(`?? < excluded.version`, [`${table}.version`]).returning('id');
-    return r.length > 0;
-  }
-
+  /**
+   * Every directory event is a snapshot of its record, and rows move only to a newer stream version, so
+   * a batch folds to the last event per record and writes each table with one statement: the same end
+   * state as applying the events one by one. A product's availability rows are replaced only when its
+   * row moved (a replayed event changes nothing).
+   */
   async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+    type Rows = Map<string, Record<string, unknown>>;
+    const rows = { groups: new Map() as Rows, carriers: new Map() as Rows, mgas: new Map() as Rows, products: new Map() as Rows };
+    const availability = new Map<string, ProductEvent['data']['availability']>();
     for (const raw of events) {
       const e = raw as unknown as DirectoryEvent;
       const version = raw.version;
@@ -73,12 +78,12 @@ export class DirectoryProjector implements Projector {
         case 'CarrierGroupImported':
         case 'CarrierGroupUpdated': {
           const g = e.data;
-          await this.upsert(trx, t(DIR.groups), {
+          rows.groups.set(g.id, {
             id: g.id,
             version,
             name: g.name,
             search: searchText(g.name),
-            identifiers: JSON.stringify(g.identifiers),
+            identifiers: g.identifiers,
             naic_codes: g.identifiers.filter((i) => i.scheme === 'naic_group').map((i) => normalizeNaicGroupCode(i.value)),
           });
           break;
@@ -86,19 +91,19 @@ export class DirectoryProjector implements Projector {
         case 'CarrierImported':
         case 'CarrierUpdated': {
           const c = e.data;
-          await this.upsert(trx, t(DIR.carriers), {
+          rows.carriers.set(c.id, {
             id: c.id,
             version,
             name: c.name,
             search: searchText(c.name, c.aliases),
-            identifiers: JSON.stringify(c.identifiers),
+            identifiers: c.identifiers,
             naic_codes: c.identifiers.filter((i) => i.scheme === 'naic_company').map((i) => i.value),
             group_id: c.groupId,
             domicile: c.domicile,
             status: c.status,
             aliases: c.aliases,
-            gross_premium_written: c.grossPremiumWritten ? JSON.stringify(c.grossPremiumWritten) : null,
-            cession_ratio: c.cessionRatio ? JSON.stringify(c.cessionRatio) : null,
+            gross_premium_written: c.grossPremiumWritten ?? null,
+            cession_ratio: c.cessionRatio ?? null,
             merged_into: c.mergedInto,
           });
           break;
@@ -106,21 +111,13 @@ export class DirectoryProjector implements Projector {
         case 'MgaImported':
         case 'MgaUpdated': {
           const m = e.data;
-          await this.upsert(trx, t(DIR.mgas), {
-            id: m.id,
-            version,
-            slug: m.slug,
-            name: m.name,
-            search: searchText(m.name, m.aliases),
-            aliases: m.aliases,
-            carriers: JSON.stringify(m.carriers),
-          });
+          rows.mgas.set(m.id, { id: m.id, version, slug: m.slug, name: m.name, search: searchText(m.name, m.aliases), aliases: m.aliases, carriers: m.carriers });
           break;
         }
         case 'ProductImported':
         case 'ProductUpdated': {
           const p = e.data;
-          const changed = await this.upsert(trx, t(DIR.products), {
+          rows.products.set(p.id, {
             id: p.id,
             version,
             name: p.name,
@@ -131,22 +128,31 @@ export class DirectoryProjector implements Projector {
             group_id: p.groupId,
             mga_id: p.mgaId,
             states: p.availability.map((a) => a.state),
-            availability: JSON.stringify(p.availability),
-            claims: JSON.stringify(p.claims),
-            filings: JSON.stringify(p.filings),
+            availability: p.availability,
+            claims: p.claims,
+            filings: p.filings,
           });
-          if (!changed) break;
-          await trx(t(DIR.availability)).where({ product_id: p.id }).delete();
-          if (p.availability.length) {
-            await trx(t(DIR.availability)).insert(
-              p.availability.map((a, ord) => ({ product_id: p.id, ord, state: a.state, writing_company_ids: a.writingCompanyIds, toi_codes: a.toiCodes, subtoi_codes: a.subtoiCodes })),
-            );
-          }
+          availability.set(p.id, p.availability);
           break;
         }
         default:
           assertNever(e);
       }
     }
+    const upsert = (table: string, m: Map<string, Record<string, unknown>>) =>
+      upsertRows(trx, table, [...m.values()], { conflict: ['id'], newerBy: 'version', returning: ['id'] });
+    await upsert(t(DIR.groups), rows.groups);
+    await upsert(t(DIR.carriers), rows.carriers);
+    await upsert(t(DIR.mgas), rows.mgas);
+    const moved = (await upsert(t(DIR.products), rows.products)).map((r) => String(r.id));
+    if (!moved.length) return;
+    await trx.raw(`delete from ?? where product_id = any(?::text[])`, [t(DIR.availability), moved]);
+    await upsertRows(
+      trx,
+      t(DIR.availability),
+      moved.flatMap((id) =>
+        availability.get(id)!.map((a, ord) => ({ product_id: id, ord, state: a.state, writing_company_ids: a.writingCompanyIds, toi_codes: a.toiCodes, subtoi_codes: a.subtoiCodes })),
+      ),
+    );
   }
 }

@@ -7,6 +7,7 @@ import { IDENTITY_PROJECTION } from '../../commands/identity/identity-commands';
 import { assertNever } from '../../src/domain/decider';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { ProjectionContext, Projector, TableNamer } from '../projector';
+import { lastByKey, upsertRows } from '../batch-sql';
 
 type IdentityEvent = TenantEvent | ScopeEvent | UserEvent | ApiKeyEvent;
 
@@ -42,62 +43,73 @@ export class IdentityProjector implements Projector {
     `);
   }
 
+  /**
+   * Consecutive creations into one table (a rebuild replays thousands of UserCreated in a row) are
+   * written as one multi-row upsert; changes of existing rows run in log order between them. Within a
+   * run the last row per key wins, as the last of the sequential upserts would.
+   */
   async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+    let run: { table: string; key: string[]; keep: string[]; rows: Record<string, unknown>[] } | null = null;
+    const flush = async () => {
+      if (!run) return;
+      const { table, key, keep, rows } = run;
+      run = null;
+      const update = Object.keys(rows[0]).filter((c) => !key.includes(c) && !keep.includes(c));
+      await upsertRows(trx, t(table), lastByKey(rows, (r) => key.map((k) => String(r[k])).join('\u0000')), { conflict: key, update });
+    };
+    /** `keep`: columns an upsert of an existing row leaves alone. */
+    const upsert = async (table: string, key: string[], row: Record<string, unknown>, keep: string[] = []) => {
+      if (run && run.table !== table) await flush();
+      run ??= { table, key, keep, rows: [] };
+      run.rows.push(row);
+    };
     for (const raw of events) {
       const e = raw as unknown as IdentityEvent;
       switch (e.type) {
         case 'TenantCreated':
-          await trx(t('identity_tenants'))
-            .insert({ id: e.data.tenantId, name: e.data.name, datasets: e.data.datasets, sharing: e.data.sharing })
-            .onConflict('id')
-            .merge();
+          await upsert('identity_tenants', ['id'], { id: e.data.tenantId, name: e.data.name, datasets: e.data.datasets, sharing: e.data.sharing });
           break;
         case 'TenantSharingChanged':
+          await flush();
           await trx(t('identity_tenants')).where({ id: e.data.tenantId }).update({ sharing: e.data.sharing });
           break;
         case 'TenantDatasetsChanged':
+          await flush();
           await trx(t('identity_tenants')).where({ id: e.data.tenantId }).update({ datasets: e.data.datasets });
           break;
         case 'ScopeCreated':
-          await trx(t('identity_scopes'))
-            .insert({ scope_id: e.data.scopeId, scope: e.data.scope, tenant_id: e.data.tenantId, name: e.data.name, active: true })
-            .onConflict('scope_id')
-            .merge();
+          await upsert('identity_scopes', ['scope_id'], { scope_id: e.data.scopeId, scope: e.data.scope, tenant_id: e.data.tenantId, name: e.data.name, active: true });
           break;
         case 'ScopeDeactivated':
+          await flush();
           await trx(t('identity_scopes')).where({ scope: e.data.scope }).update({ active: false });
           break;
         case 'ScopeRoleGranted':
-          await trx(t('identity_grants'))
-            .insert({ scope_id: e.data.scope.slice(3), user_id: e.data.userId, role: e.data.role })
-            .onConflict(['scope_id', 'user_id'])
-            .merge();
+          await upsert('identity_grants', ['scope_id', 'user_id'], { scope_id: e.data.scope.slice(3), user_id: e.data.userId, role: e.data.role });
           break;
         case 'UserCreated':
-          await trx(t('identity_users'))
-            .insert({ id: e.data.userId, tenant_id: e.data.tenantId, name: e.data.name, email: e.data.email })
-            .onConflict('id')
-            .merge();
+          await upsert('identity_users', ['id'], { id: e.data.userId, tenant_id: e.data.tenantId, name: e.data.name, email: e.data.email });
           break;
         case 'ApiKeyIssued':
-          await trx(t('identity_api_keys'))
-            .insert({
-              key_id: e.data.keyId,
-              user_id: e.data.userId,
-              tenant_id: e.data.tenantId,
-              secret_hash: e.data.secretHash,
-              read_only: e.data.readOnly,
-              permissions: e.data.permissions,
-            })
-            .onConflict('key_id')
-            .merge();
+          await upsert('identity_api_keys', ['key_id'], {
+            key_id: e.data.keyId,
+            user_id: e.data.userId,
+            tenant_id: e.data.tenantId,
+            secret_hash: e.data.secretHash,
+            read_only: e.data.readOnly,
+            permissions: e.data.permissions,
+            // Written explicitly: a multi-row insert takes no column defaults; kept on conflict, so a replayed issue never revives a key.
+            revoked: false,
+          }, ['revoked']);
           break;
         case 'ApiKeyRevoked':
+          await flush();
           await trx(t('identity_api_keys')).where({ key_id: e.data.keyId }).update({ revoked: true });
           break;
         default:
           assertNever(e);
       }
     }
+    await flush();
   }
 }

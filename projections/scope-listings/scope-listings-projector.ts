@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { ScopeListingEvent } from '../../commands/scope-listings/scope-listing-entry';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { ProjectionContext, Projector, TableNamer } from '../projector';
+import { upsertRows } from '../batch-sql';
 import { SCOPE_LISTINGS_PROJECTION } from '../managed-filings/names';
 
 /** The company, jurisdiction and product listings of each scope. */
@@ -19,16 +20,27 @@ export class ScopeListingsProjector implements Projector {
     `);
   }
 
+  /**
+   * One upsert per batch. As with the events applied one by one, an entry's scope is the one it was
+   * first recorded under (an update changes only name, code and version) and the newest version wins.
+   */
   async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+    const rows = new Map<string, Record<string, unknown>>();
     for (const raw of events) {
-      const e = raw as unknown as ScopeListingEvent;
-      const d = e.data;
-      await trx.raw(
-        `insert into ${t('scope_listing_entries')} (kind, id, scope, scope_id, name, name_key, code, version) values (?, ?, ?, ?, ?, ?, ?, ?)
-         on conflict (kind, id) do update set name = excluded.name, name_key = excluded.name_key, code = excluded.code, version = excluded.version
-         where ${t('scope_listing_entries')}.version < excluded.version`,
-        [d.kind, d.id, d.scope, d.scopeId, d.name, d.name.toLowerCase(), d.code, raw.version],
-      );
+      const d = (raw as unknown as ScopeListingEvent).data;
+      const key = `${d.kind}\u0000${d.id}`;
+      const first = rows.get(key);
+      rows.set(key, {
+        kind: d.kind,
+        id: d.id,
+        scope: first?.scope ?? d.scope,
+        scope_id: first?.scope_id ?? d.scopeId,
+        name: d.name,
+        name_key: d.name.toLowerCase(),
+        code: d.code,
+        version: raw.version,
+      });
     }
+    await upsertRows(trx, t('scope_listing_entries'), [...rows.values()], { conflict: ['kind', 'id'], update: ['name', 'name_key', 'code', 'version'], newerBy: 'version' });
   }
 }
