@@ -126,16 +126,19 @@ export class PostgresEventStore implements EventStore {
       typeFilter = `and type = any(cast(? as text[]))`;
     }
     params.push(opts.limit);
+    // The snapshot bound as an InitPlan, not a joined CTE: joined, the planner lost the index order and
+    // sorted every event after the checkpoint to return one page, so a rebuild's pages cost O(log) each
+    // instead of O(page). One statement: both reads share the statement's snapshot.
     const sql = `
-      with snap as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin),
-      ev as (
-        select ${COLUMNS} from es_events, snap
-        where (transaction_id, global_position) > (cast(? as xid8), cast(? as bigint)) and transaction_id < snap.xmin ${typeFilter}
+      with ev as (
+        select ${COLUMNS} from es_events
+        where (transaction_id, global_position) > (cast(? as xid8), cast(? as bigint))
+          and transaction_id < (select pg_snapshot_xmin(pg_current_snapshot())) ${typeFilter}
         order by transaction_id, global_position limit ?
       ),
       hz as (
-        select transaction_id::text as tx, global_position from es_events, snap
-        where transaction_id < snap.xmin order by transaction_id desc, global_position desc limit 1
+        select transaction_id::text as tx, global_position from es_events
+        where transaction_id < (select pg_snapshot_xmin(pg_current_snapshot())) order by transaction_id desc, global_position desc limit 1
       )
       select 'e' as kind, ev.* from ev
       union all
