@@ -26,11 +26,23 @@ export const scenario: BenchScenario = {
     await writeGeneratedCatalog(bare, n, { seed: 7, pages: 0 });
     const rt = await openRuntime(loadConfig(process.env, { dataDir: path.join(dir, 'data') }), createLogger('warn'), { poolMax: 10 });
     try {
-      // Append, then the catalog-side projections, then the search index: each has its own goal.
+      // The catalog-side projections run WHILE the import appends, as `ifrs import --wait` does, so
+      // the read side catches up on the other core; the search index follows on its own, since it
+      // has its own goal (and --wait's engine would interleave it with these).
       const started = Date.now();
-      const r = await runImport(rt, file, { wait: false });
-      const appended = (Date.now() - started) / 1000;
       const catalogSide = rt.engine.projectors.map((p) => p.name).filter((n) => n !== SEARCH_PROJECTION);
+      let importing = true;
+      const projecting = (async () => {
+        while (importing) if (!(await rt.engine.catchUp(catalogSide))) await new Promise((res) => setTimeout(res, 20));
+      })();
+      let r: Awaited<ReturnType<typeof runImport>>;
+      try {
+        r = await runImport(rt, file, { wait: false });
+      } finally {
+        importing = false;
+        await projecting;
+      }
+      const appended = (Date.now() - started) / 1000;
       await rt.engine.catchUp(catalogSide);
       const projected = (Date.now() - started) / 1000;
       const searchStart = Date.now();
@@ -45,7 +57,7 @@ export const scenario: BenchScenario = {
       const b = await runImport(rt, bare, { wait: true });
       const bareSeconds = (Date.now() - bareStart) / 1000;
       return [
-        { scenario: 'catalog-import', metric: 'import + catalog, directory and file projections', value: Math.round(r.imported / projected), unit: 'filings/s', goal: '>= 4000', note: `${n} filings with 3 text pages each; appends alone ${Math.round(r.imported / appended)}/s` },
+        { scenario: 'catalog-import', metric: 'import + catalog, directory and file projections', value: Math.round(r.imported / projected), unit: 'filings/s', goal: '>= 4000', note: `${n} filings with 3 text pages each, projected while appending (as import --wait); appends done after ${appended.toFixed(2)} s` },
         { scenario: 'catalog-import', metric: 'search indexing of those pages', value: Math.round(pages / searchSeconds), unit: 'pages/s', goal: '>= 1000' },
         { scenario: 'catalog-import', metric: 'import including search indexing', value: Math.round(r.imported / (projected + searchSeconds)), unit: 'filings/s' },
         { scenario: 'catalog-import', metric: 'unchanged re-import', value: Math.round(r.imported / reSeconds), unit: 'filings/s' },
