@@ -79,6 +79,7 @@ export class ProjectionEngine {
           await this.knex.transaction(async (trx) => {
             await this.dropTables(trx, p, '');
             await p.createSchema(trx, (t) => t);
+            if (p.createIndexes) await p.createIndexes(trx, (t) => t);
             await trx('projection_checkpoints').insert({ name: p.name, version: p.version }).onConflict('name').merge();
           });
         } else if (cp.version !== p.version) stale.push(p.name);
@@ -325,6 +326,9 @@ export class ProjectionEngine {
         if (!r.moved) break;
         if (comparePositions(r.position, head) >= 0) head = await this.store.head();
       }
+      // After the bulk load, before the swap's lock: the live projector keeps running meanwhile, and the
+      // few events that arrive during the build are applied with the indexes in place.
+      if (p.createIndexes) await this.knex.transaction((trx) => p.createIndexes!(trx, shadow));
       await this.knex.transaction(async (trx) => {
         await this.lockCheckpoint(trx, p.name);
         // The last events since the catch-up, applied under the live checkpoint's lock.

@@ -21,6 +21,13 @@ export interface Projector {
   /** The event types it reads; the engine fetches only these. */
   readonly eventTypes: readonly string[];
   createSchema(trx: Knex.Transaction, table: TableNamer): Promise<void>;
+  /**
+   * Optional: secondary indexes that a rebuild creates only after the bulk load into its shadow
+   * tables (building an index once is much cheaper than maintaining it row by row). Fresh read models
+   * get them right after createSchema. Indexes that the apply itself relies on (conflict targets,
+   * look-ups by key) belong in createSchema.
+   */
+  createIndexes?(trx: Knex.Transaction, table: TableNamer): Promise<void>;
   /** Applies a batch in order, inside the transaction that also moves the checkpoint. */
   apply(ctx: ProjectionContext, events: RecordedEvent[]): Promise<void>;
   /**

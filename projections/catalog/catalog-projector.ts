@@ -52,6 +52,13 @@ export class CatalogProjector implements Projector {
         description text,
         files jsonb not null
       );
+    `);
+  }
+
+  /** The list's indexes: a rebuild builds them once after loading every filing. */
+  async createIndexes(trx: Knex.Transaction, t: TableNamer): Promise<void> {
+    const f = t(CATALOG_FILINGS);
+    await trx.raw(`
       create index on ${f} (submission_date desc nulls last, id);
       create index on ${f} (disposition_date desc nulls last, id);
       create index on ${f} (state_status_changed_date desc nulls last, id);

@@ -5,6 +5,14 @@ import { CatalogProjector } from '../../projections/catalog/catalog-projector';
 import { FilesProjector } from '../../projections/files/files-projector';
 import { aFiling } from '../files/catalog-filing-mother';
 import { ProjectorBench, inStreams } from '../support/projector-batches';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { openRuntime } from '../../src/runtime';
+import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
+import { freshDatabaseUrl } from '../support/postgres';
 
 function aFile(o: Partial<CatalogFile> = {}): CatalogFile {
   const sha = crypto.randomBytes(32).toString('hex');
@@ -82,5 +90,28 @@ describe('catalog and files projectors: batches', function () {
     ]);
     await bench.assertBatchEquivalence(new CatalogProjector(), events);
     await bench.assertBatchEquivalence(new FilesProjector(), events);
+  });
+
+  it('rule: a rebuild builds the catalog indexes after loading, ending with the same indexes and rows as the live read model', async () => {
+    const rt = await openRuntime(
+      loadConfig({}, { databaseUrl: await freshDatabaseUrl(), dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-test-')) }),
+      createLogger('warn'),
+    );
+    try {
+      for (const f of [aFiling(), aFiling({ state: 'TX' })]) await rt.store.append(`catalogFiling-${f.id}`, [{ type: 'CatalogFilingImported', data: { filing: f, files: [] } }], 0, {});
+      await rt.engine.catchUp(['catalog']);
+      const indexes = async () =>
+        (
+          await rt.db.knex.raw(`select regexp_replace(indexdef, 'INDEX \\S+ ON \\S+', 'INDEX ON') as d from pg_indexes where tablename = ? order by 1`, [CATALOG_FILINGS])
+        ).rows.map((r: { d: string }) => r.d);
+      const rows = async () => (await rt.db.knex.raw(`select to_jsonb(c)::text as j from ${CATALOG_FILINGS} c order by id`)).rows;
+      const [liveIndexes, liveRows] = [await indexes(), await rows()];
+      assert.ok(liveIndexes.length > 10);
+      await rt.engine.rebuild(['catalog']);
+      assert.deepEqual(await indexes(), liveIndexes);
+      assert.deepEqual(await rows(), liveRows);
+    } finally {
+      await rt.close();
+    }
   });
 });

@@ -24,7 +24,10 @@ export class ProjectorBench {
   /** Fresh tables for one way of applying, under their own suffix. */
   async tables(p: Projector, suffix: string): Promise<TableNamer> {
     const t: TableNamer = (name) => `${name}_${suffix}`;
-    await this.knex.transaction((trx) => p.createSchema(trx, t));
+    await this.knex.transaction(async (trx) => {
+      await p.createSchema(trx, t);
+      await p.createIndexes?.(trx, t);
+    });
     return t;
   }
 
