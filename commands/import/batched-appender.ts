@@ -40,7 +40,7 @@ export class BatchedAppender {
     private readonly knex: Knex,
     private readonly store: EventStore,
     private readonly handler: CommandHandler,
-    private readonly maxBatch = 500,
+    private readonly maxBatch = 400,
     private readonly maxDelayMs = 3,
   ) {}
 

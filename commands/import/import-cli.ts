@@ -45,10 +45,10 @@ export const importCommand: CliExtension = (program: Command) => {
     .description('import JSON Lines records (carriers, groups, MGAs, products, catalog filings, scope records, ...)')
     .argument('<file>', 'a .jsonl file; content paths of files are relative to it')
     .option('--wait', 'return only when every projection has caught up with the import', false)
-    .option('--concurrency <n>', 'records in flight at once', '1024')
+    .option('--concurrency <n>', 'records in flight at once', '256')
     .action(async (file: string, o: { wait: boolean; concurrency: string }, cmd: Command) => {
       // Loaded here, not at the top: src/cli/main imports the extension list that imports this module.
       const { withRuntime } = require('../../src/cli/main') as { withRuntime: (cmd: Command, fn: (rt: Runtime) => Promise<unknown>) => Promise<void> };
-      await withRuntime(cmd, (rt) => runImport(rt, file, { wait: o.wait, concurrency: Math.max(1, Number(o.concurrency) || 1024), progress: !!process.stderr.isTTY }));
+      await withRuntime(cmd, (rt) => runImport(rt, file, { wait: o.wait, concurrency: Math.max(1, Number(o.concurrency) || 256), progress: !!process.stderr.isTTY }));
     });
 };

@@ -65,7 +65,7 @@ export async function importFile(file: string, opts: ImportOptions): Promise<Imp
   for (const imp of opts.importers) for (const t of imp.types) byType.set(t, imp);
   const baseDir = path.dirname(path.resolve(file));
   const totalBytes = (await fs.promises.stat(file)).size;
-  const concurrency = opts.concurrency ?? 1024;
+  const concurrency = opts.concurrency ?? 256;
   const metadata: EventMetadata = { actor: 'operator:import', correlationId: crypto.randomUUID(), importFile: path.basename(file), ...opts.metadata };
 
   let imported = 0;
