@@ -2,10 +2,10 @@ import type { Knex } from 'knex';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import type { CursorService } from '../../src/http/cursors';
 import { z } from '../../src/http/zod';
-import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
 import { CatalogFiling, toCatalogFiling, type CatalogRow } from './catalog-record';
-import { CatalogListQuery, applyFilters, checkCombination, sortKeys } from './catalog-filters';
-import { orderBy, whereAfter, type KeysetPosition } from './keyset';
+import { CatalogListQuery, catalogFilter, checkCombination, sortKeys } from './catalog-filters';
+import { catalogListQuery } from './catalog-list-query';
+import type { KeysetPosition } from './keyset';
 
 /** GET cursors of the catalog list; the search endpoint uses its own kind, so they never interchange. */
 export const CATALOG_LIST_CURSOR = 'catalog.filings.get';
@@ -35,12 +35,8 @@ export class ListCatalogFilingsRoute implements RouteModule {
           const { cursor, ...request } = query;
           const binding = { kind: CATALOG_LIST_CURSOR, principal, request: { ...request, limit } };
           const decoded = cursor ? await this.cursors.decode<KeysetPosition>(binding, cursor) : null;
-          const qb = this.knex(CATALOG_FILINGS).select('*');
-          await applyFilters(this.knex, qb, query, principal);
-          if (decoded) whereAfter(qb, keys, decoded.state);
-          orderBy(qb, keys);
-          qb.limit(limit + 1);
-          const rows = (await qb) as CatalogRow[];
+          const filter = await catalogFilter(this.knex, query, principal);
+          const rows = (await catalogListQuery(this.knex, filter, keys, limit + 1, decoded?.state ?? null)) as CatalogRow[];
           const page = rows.slice(0, limit);
           let nextCursor: string | null = null;
           if (rows.length > limit) {

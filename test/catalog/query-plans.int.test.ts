@@ -9,8 +9,8 @@ import { openRuntime, type Runtime } from '../../src/runtime';
 import type { Principal } from '../../src/identity/principal';
 import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
 import { DIR } from '../../projections/directory/directory-projector';
-import { CatalogListQuery, applyFilters, sortKeys } from '../../queries/catalog/catalog-filters';
-import { orderBy } from '../../queries/catalog/keyset';
+import { CatalogListQuery, catalogFilter, sortKeys } from '../../queries/catalog/catalog-filters';
+import { catalogListQuery } from '../../queries/catalog/catalog-list-query';
 import { freshDatabaseUrl } from '../support/postgres';
 
 const ROWS = 50_000;
@@ -87,10 +87,7 @@ describe('catalog query plans (50,000 filings)', function () {
     const sections: string[] = [];
     for (const list of LISTS) {
       const q = CatalogListQuery.parse(list.query);
-      const qb = knex(CATALOG_FILINGS).select('*');
-      await applyFilters(knex, qb, q, principal(list.serff ?? true));
-      orderBy(qb, sortKeys(q.sort));
-      qb.limit(51);
+      const qb = catalogListQuery(knex, await catalogFilter(knex, q, principal(list.serff ?? true)), sortKeys(q.sort), 51, null);
       const { sql, bindings } = qb.toSQL().toNative();
       const res = await knex.raw(`explain (analyze, costs off, timing off, summary off) ${sql.replace(/\$(\d+)/g, '?')}`, bindings as never);
       const plan = (res.rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
