@@ -9,9 +9,9 @@ import { afterBranches, orderBy, type KeysetPosition, type SortKey } from './key
  * filters; UNION ALL under the outer ORDER BY ... LIMIT lets Postgres merge their index scans, reading
  * about one page from each (see keyset.ts).
  */
-export function catalogListQuery(knex: Knex, filter: CatalogFilter, keys: SortKey[], limit: number, after: KeysetPosition | null): Knex.QueryBuilder {
+export function catalogListQuery(knex: Knex, filter: CatalogFilter, keys: SortKey[], limit: number, after: KeysetPosition | null, columns: readonly string[] = ['*']): Knex.QueryBuilder {
   const select = (branch?: (qb: Knex.QueryBuilder) => void) => {
-    const qb = knex(CATALOG_FILINGS).select('*');
+    const qb = knex(CATALOG_FILINGS).select(columns);
     filter(qb);
     branch?.(qb);
     return qb;
