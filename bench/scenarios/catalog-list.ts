@@ -20,12 +20,14 @@ const DEEP_PAGE = 20_000;
 /**
  * The shapes of issue 3: the default list and the three filters users combine. Values hit the generator's
  * data (bench/catalog-generator.ts): TX is ~3 % of filings and 04.0 one TOI in six; "Company 1004" is ten
- * of its 2,000 companies (~0.5 %); a year of submissions narrowed to one outcome is ~2 %.
+ * of its 2,000 companies (~0.5 %), "Company 10042" one (~0.05 %); a year of submissions narrowed to one
+ * outcome is ~2 %.
  */
 const SHAPES: { name: string; query: Record<string, string> }[] = [
   { name: 'default (-submissionDate)', query: {} },
   { name: 'state + toi', query: { state: 'TX', toi: '04.0' } },
-  { name: 'companyNameContains', query: { companyNameContains: 'Company 1004' } },
+  { name: 'companyNameContains (10 companies)', query: { companyNameContains: 'Company 1004' } },
+  { name: 'companyNameContains (1 company)', query: { companyNameContains: 'Company 10042' } },
   { name: 'date range + normalizedOutcome', query: { submissionDateFrom: '2023-01-01', submissionDateTo: '2023-12-31', normalizedOutcome: 'APPROVED' } },
 ];
 

@@ -6,18 +6,21 @@ import { afterBranches, orderBy, type KeysetPosition, type SortKey } from './key
 /**
  * The SQL of one catalog list page: the endpoint runs it, the query-plan test EXPLAINs it and the
  * benchmark runs it directly with pg. After a position, each keyset branch is its own SELECT with the
- * filters; UNION ALL under the outer ORDER BY ... LIMIT lets Postgres merge their index scans, reading
- * about one page from each (see keyset.ts).
+ * filters, the page's ORDER BY and LIMIT (so Postgres plans each as a bounded index range: without
+ * its own LIMIT a branch is planned for all its rows and gets a sequential scan and a sort), and the
+ * outer ORDER BY ... LIMIT merges them: a Merge Append that pulls about one page in all (see keyset.ts).
  */
 export function catalogListQuery(knex: Knex, filter: CatalogFilter, keys: SortKey[], limit: number, after: KeysetPosition | null, columns: readonly string[] = ['*']): Knex.QueryBuilder {
-  const select = (branch?: (qb: Knex.QueryBuilder) => void) => {
+  const page = (branch?: (qb: Knex.QueryBuilder) => void) => {
     const qb = knex(CATALOG_FILINGS).select(columns);
     filter(qb);
     branch?.(qb);
-    return qb;
+    orderBy(qb, keys);
+    return qb.limit(limit);
   };
   const branches = after ? afterBranches(keys, after) : [];
-  const qb = branches.length > 1 ? knex.select('*').from(knex.unionAll(branches.map((b) => select(b)), true).as('after')) : select(branches[0]);
-  orderBy(qb, keys);
-  return qb.limit(limit);
+  if (branches.length <= 1) return page(branches[0]);
+  const merged = knex.select('*').from(knex.unionAll(branches.map((b) => page(b)), true).as('after'));
+  orderBy(merged, keys);
+  return merged.limit(limit);
 }
