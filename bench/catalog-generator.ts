@@ -63,14 +63,17 @@ export function generatedFiling(i: number, r: () => number, pages = 3): Record<s
   };
 }
 
+/** `n` generated filings, lazily, in the same deterministic order as the JSON Lines file. */
+export function* generatedFilings(n: number, opts: { seed?: number; pages?: number } = {}): Generator<Record<string, unknown>> {
+  const r = rng(opts.seed ?? 42);
+  for (let i = 0; i < n; i++) yield generatedFiling(i, r, opts.pages ?? 3);
+}
+
 /** Writes `n` generated filings as JSON Lines (streamed, so large sets need no memory). */
 export async function writeGeneratedCatalog(file: string, n: number, opts: { seed?: number; pages?: number } = {}): Promise<void> {
-  const seed = opts.seed ?? 42;
-  const r = rng(seed);
   const out = fs.createWriteStream(file);
-  for (let i = 0; i < n; i++) {
-    if (!out.write(JSON.stringify(generatedFiling(i, r, opts.pages ?? 3)) + '\n')) await new Promise<void>((res) => out.once('drain', () => res()));
+  for (const filing of generatedFilings(n, opts)) {
+    if (!out.write(JSON.stringify(filing) + '\n')) await new Promise<void>((res) => out.once('drain', () => res()));
   }
   await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
 }
-

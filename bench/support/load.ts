@@ -6,6 +6,8 @@ export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
+  /** Mean latency in ms (autocannon keeps fractions here, unlike its percentiles). */
+  mean: number;
   errors: number;
   non2xx: number;
 }
@@ -21,7 +23,7 @@ export async function load(url: string, opts: { connections: number; seconds: nu
     body: opts.body,
     ...(opts.rate ? { overallRate: opts.rate } : {}),
   });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.mean, errors: r.errors + r.timeouts, non2xx: r.non2xx };
 }
 
 /** Starts a server process (a TypeScript file run through tsx) and resolves with its URL once it prints "listening on <url>". */

@@ -17,7 +17,7 @@ export const CATALOG_FILINGS = 'catalog_filings';
  */
 export class CatalogProjector implements Projector {
   readonly name = CATALOG_PROJECTION;
-  readonly version = 1;
+  readonly version = 2;
   readonly tables = [CATALOG_FILINGS];
   readonly eventTypes = CATALOG_FILING_EVENT_TYPES;
 
@@ -63,6 +63,7 @@ export class CatalogProjector implements Projector {
       create index on ${f} (disposition_date desc nulls last, id);
       create index on ${f} (state_status_changed_date desc nulls last, id);
       create index on ${f} (state, submission_date desc nulls last, id);
+      create index on ${f} (state, toi_code, submission_date desc nulls last, id);
       create index on ${f} (toi_code, submission_date desc nulls last, id);
       create index on ${f} (sub_toi_code);
       create index on ${f} (source_reference_key, source);

@@ -81,46 +81,58 @@ export function checkCombination(q: CatalogListQuery, principal: Principal): voi
   if (q.source?.includes('serff') && !canViewSerff(principal)) throw forbidden('Viewing SERFF filings needs the serff:view permission.');
 }
 
-/** Applies every filter to a catalog_filings query (the carrier and group look-ups may answer 404). */
-export async function applyFilters(knex: Knex, qb: Knex.QueryBuilder, q: CatalogListQuery, principal: Principal): Promise<void> {
-  // Without serff:view, SERFF filings are simply absent (DESIGN.md).
-  if (!canViewSerff(principal)) qb.whereNot('source', 'serff');
-  if (q.source) qb.whereIn('source', q.source);
-  if (q.sourceReference) qb.whereIn('source_reference_key', q.sourceReference.map((r) => sourceReferenceKey(q.source![0], r)));
-  if (q.state) qb.whereIn('state', q.state);
-  if (q.companyName) qb.whereIn('company_name', q.companyName);
-  if (q.productName) qb.whereIn('product_name', q.productName);
-  // strpos, not LIKE: the value is a literal, so % and _ are ordinary characters.
-  if (q.companyNameContains) qb.whereRaw('strpos(lower(company_name), ?) > 0', [q.companyNameContains.toLowerCase()]);
-  if (q.productNameContains) qb.whereRaw('strpos(lower(product_name), ?) > 0', [q.productNameContains.toLowerCase()]);
-  if (q.businessType) qb.whereIn('business_type', q.businessType);
-  if (q.normalizedOutcome) qb.whereIn('normalized_outcome', q.normalizedOutcome);
-  if (q.filingTypeNormalized) qb.whereIn('filing_type_normalized', q.filingTypeNormalized);
-  // Null codes never equal anything, so filings without normalized codes never match.
-  if (q.toi) qb.whereIn('toi_code', q.toi);
-  if (q.subToi) qb.whereIn('sub_toi_code', q.subToi);
-  if (q.filingType) qb.whereIn('filing_type', q.filingType);
-  if (q.sourceStatus) qb.whereIn('source_status', q.sourceStatus);
-  // Inclusive bounds; a filing lacking the date fails the comparison and is excluded.
-  if (q.submissionDateFrom) qb.where('submission_date', '>=', q.submissionDateFrom);
-  if (q.submissionDateTo) qb.where('submission_date', '<=', q.submissionDateTo);
-  if (q.dispositionDateFrom) qb.where('disposition_date', '>=', q.dispositionDateFrom);
-  if (q.dispositionDateTo) qb.where('disposition_date', '<=', q.dispositionDateTo);
-  if (q.stateStatusChangedDateFrom) qb.where('state_status_changed_date', '>=', q.stateStatusChangedDateFrom);
-  if (q.stateStatusChangedDateTo) qb.where('state_status_changed_date', '<=', q.stateStatusChangedDateTo);
-  if (q.carrier) {
-    const codes = await carrierFilterCodes(knex, q.carrier, 'carrier');
-    qb.whereRaw('naic_company_codes && ?::text[]', [codes]);
-  }
-  if (q.group) {
-    const { groupCodes, companyCodes } = await groupFilterCodes(knex, q.group);
-    qb.where((w) => {
-      w.whereIn('naic_group_code', groupCodes).orWhereRaw('naic_company_codes && ?::text[]', [companyCodes]);
-    });
-  }
-  if (q.excludeCarrier) {
-    const codes = await carrierFilterCodes(knex, q.excludeCarrier, 'excludeCarrier');
-    // A filing whose carrier is unknown (carrierIds null or empty) is excluded too (DESIGN.md).
-    qb.whereRaw('cardinality(carrier_ids) > 0').whereRaw('not (coalesce(naic_company_codes, ?::text[]) && ?::text[])', ['{}', codes]);
-  }
+/** Applies the filters to one catalog_filings query (a keyset page may need several, one per branch). */
+export type CatalogFilter = (qb: Knex.QueryBuilder) => void;
+
+/** `%` and `_` matched literally by LIKE (with the default escape character, the backslash). */
+function likeLiteral(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Resolves every filter once (the carrier and group look-ups may answer 404) into a function that applies
+ * them to a catalog_filings query.
+ */
+export async function catalogFilter(knex: Knex, q: CatalogListQuery, principal: Principal): Promise<CatalogFilter> {
+  const carrierCodes = q.carrier ? await carrierFilterCodes(knex, q.carrier, 'carrier') : null;
+  const group = q.group ? await groupFilterCodes(knex, q.group) : null;
+  const excludedCodes = q.excludeCarrier ? await carrierFilterCodes(knex, q.excludeCarrier, 'excludeCarrier') : null;
+  const serff = canViewSerff(principal);
+  return (qb) => {
+    // Without serff:view, SERFF filings are simply absent (DESIGN.md).
+    if (!serff) qb.whereNot('source', 'serff');
+    if (q.source) qb.whereIn('source', q.source);
+    if (q.sourceReference) qb.whereIn('source_reference_key', q.sourceReference.map((r) => sourceReferenceKey(q.source![0], r)));
+    if (q.state) qb.whereIn('state', q.state);
+    if (q.companyName) qb.whereIn('company_name', q.companyName);
+    if (q.productName) qb.whereIn('product_name', q.productName);
+    // LIKE with % and _ escaped: a literal substring, and one a trigram index can answer.
+    if (q.companyNameContains) qb.whereRaw('lower(company_name) like ?', [`%${likeLiteral(q.companyNameContains.toLowerCase())}%`]);
+    if (q.productNameContains) qb.whereRaw('lower(product_name) like ?', [`%${likeLiteral(q.productNameContains.toLowerCase())}%`]);
+    if (q.businessType) qb.whereIn('business_type', q.businessType);
+    if (q.normalizedOutcome) qb.whereIn('normalized_outcome', q.normalizedOutcome);
+    if (q.filingTypeNormalized) qb.whereIn('filing_type_normalized', q.filingTypeNormalized);
+    // Null codes never equal anything, so filings without normalized codes never match.
+    if (q.toi) qb.whereIn('toi_code', q.toi);
+    if (q.subToi) qb.whereIn('sub_toi_code', q.subToi);
+    if (q.filingType) qb.whereIn('filing_type', q.filingType);
+    if (q.sourceStatus) qb.whereIn('source_status', q.sourceStatus);
+    // Inclusive bounds; a filing lacking the date fails the comparison and is excluded.
+    if (q.submissionDateFrom) qb.where('submission_date', '>=', q.submissionDateFrom);
+    if (q.submissionDateTo) qb.where('submission_date', '<=', q.submissionDateTo);
+    if (q.dispositionDateFrom) qb.where('disposition_date', '>=', q.dispositionDateFrom);
+    if (q.dispositionDateTo) qb.where('disposition_date', '<=', q.dispositionDateTo);
+    if (q.stateStatusChangedDateFrom) qb.where('state_status_changed_date', '>=', q.stateStatusChangedDateFrom);
+    if (q.stateStatusChangedDateTo) qb.where('state_status_changed_date', '<=', q.stateStatusChangedDateTo);
+    if (carrierCodes) qb.whereRaw('naic_company_codes && ?::text[]', [carrierCodes]);
+    if (group) {
+      qb.where((w) => {
+        w.whereIn('naic_group_code', group.groupCodes).orWhereRaw('naic_company_codes && ?::text[]', [group.companyCodes]);
+      });
+    }
+    if (excludedCodes) {
+      // A filing whose carrier is unknown (carrierIds null or empty) is excluded too (DESIGN.md).
+      qb.whereRaw('cardinality(carrier_ids) > 0').whereRaw('not (coalesce(naic_company_codes, ?::text[]) && ?::text[])', ['{}', excludedCodes]);
+    }
+  };
 }

@@ -28,6 +28,16 @@ export interface CatalogRow {
   files: { fileId: string; name: string; role: string; versionId: string | null }[];
 }
 
+/**
+ * The columns of a list record: not the description (rarely asked for) nor the files jsonb (detail only),
+ * so a page of 50 neither ships nor JSON-parses them.
+ */
+export const CATALOG_LIST_COLUMNS = [
+  'id', 'source', 'source_reference', 'state', 'company_name', 'naic_company_codes', 'naic_group_code', 'carrier_ids', 'group_id',
+  'product_name', 'type_of_insurance', 'sub_type_of_insurance', 'toi_code', 'sub_toi_code', 'filing_type', 'source_status',
+  'submission_date', 'disposition_date', 'business_type', 'normalized_outcome', 'filing_type_normalized', 'state_status_changed_date',
+] as const;
+
 export const CatalogFiling = z
   .object({
     id: z.uuid(),
@@ -64,7 +74,7 @@ export const CatalogFilingDetail = CatalogFiling.extend({
 }).openapi('CatalogFilingDetail');
 
 /** The spec's catalog filing record: every nullable field present, `description` only when asked for. */
-export function toCatalogFiling(r: CatalogRow, withDescription: boolean): Record<string, unknown> {
+export function toCatalogFiling(r: Omit<CatalogRow, 'files' | 'description'> & { description?: string | null }, withDescription: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {
     id: r.id,
     source: r.source,

@@ -17,37 +17,48 @@ export function orderBy(q: Knex.QueryBuilder, keys: SortKey[]): void {
   q.orderBy('id', 'asc');
 }
 
+/** One branch of "after a position": a conjunction of plain predicates, so one index range answers it. */
+export type KeysetBranch = (q: Knex.QueryBuilder) => void;
+
 /**
- * Rows strictly after `pos` in that order. Expressed per key, so it stays exact with nulls (which
- * sort last and equal each other) and with rows inserted since the previous page: a live keyset
- * gives no duplicates and no gaps, unlike an offset.
+ * Rows strictly after `pos` in that order, as disjoint branches whose union is exactly the rest of the
+ * order: for each key i, the rows equal on keys before i and strictly after on key i (a smaller/greater
+ * value, or null, since nulls sort last), then the rows equal on every key with a greater id. Per key,
+ * so it stays exact with nulls (which sort last and equal each other) and with rows inserted since the
+ * previous page: a live keyset gives no duplicates and no gaps, unlike an offset.
+ *
+ * Branches rather than one OR: an OR of ranges cannot bound an index scan, so a single query walks the
+ * index from its start and filters (page 10,000 of the default list read 500,000 index entries); each
+ * branch is an index range in the list's order, and their UNION ALL under the page's ORDER BY ... LIMIT
+ * is a Merge Append that reads about one page from each.
  */
-export function whereAfter(q: Knex.QueryBuilder, keys: SortKey[], pos: KeysetPosition): void {
-  const branches: string[] = [];
-  const bindings: unknown[] = [];
-  for (let i = 0; i <= keys.length; i++) {
-    const parts: string[] = [];
-    const b: unknown[] = [];
+export function afterBranches(keys: SortKey[], pos: KeysetPosition): KeysetBranch[] {
+  const branches: KeysetBranch[] = [];
+  const equalBefore = (i: number) => (q: Knex.QueryBuilder) => {
     for (let j = 0; j < i; j++) {
-      if (pos.v[j] === null) {
-        parts.push(`?? is null`);
-        b.push(keys[j].column);
-      } else {
-        parts.push(`?? = ?`);
-        b.push(keys[j].column, pos.v[j]);
-      }
+      if (pos.v[j] === null) q.whereNull(keys[j].column);
+      else q.where(keys[j].column, pos.v[j]);
     }
-    if (i < keys.length) {
-      // Nothing sorts after a null within its key: that branch is empty.
-      if (pos.v[i] === null) continue;
-      parts.push(`(?? ${keys[i].desc ? '<' : '>'} ? or ?? is null)`);
-      b.push(keys[i].column, pos.v[i], keys[i].column);
-    } else {
-      parts.push(`id > ?`);
-      b.push(pos.id);
-    }
-    branches.push(`(${parts.join(' and ')})`);
-    bindings.push(...b);
+  };
+  for (let i = 0; i < keys.length; i++) {
+    // Nothing sorts after a null within its key: those branches are empty.
+    if (pos.v[i] === null) continue;
+    const k = keys[i];
+    const v = pos.v[i];
+    const prefix = equalBefore(i);
+    branches.push((q) => {
+      prefix(q);
+      q.where(k.column, k.desc ? '<' : '>', v);
+    });
+    branches.push((q) => {
+      prefix(q);
+      q.whereNull(k.column);
+    });
   }
-  q.whereRaw(`(${branches.join(' or ')})`, bindings as never);
+  const all = equalBefore(keys.length);
+  branches.push((q) => {
+    all(q);
+    q.where('id', '>', pos.id);
+  });
+  return branches;
 }

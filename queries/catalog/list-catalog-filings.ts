@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
+import { queryPrepared } from '../../infra/postgres/prepared';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import type { CursorService } from '../../src/http/cursors';
 import { z } from '../../src/http/zod';
-import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
-import { CatalogFiling, toCatalogFiling, type CatalogRow } from './catalog-record';
-import { CatalogListQuery, applyFilters, checkCombination, sortKeys } from './catalog-filters';
-import { orderBy, whereAfter, type KeysetPosition } from './keyset';
+import { CATALOG_LIST_COLUMNS, CatalogFiling, toCatalogFiling, type CatalogRow } from './catalog-record';
+import { CatalogListQuery, catalogFilter, checkCombination, sortKeys } from './catalog-filters';
+import { catalogListQuery } from './catalog-list-query';
+import type { KeysetPosition } from './keyset';
 
 /** GET cursors of the catalog list; the search endpoint uses its own kind, so they never interchange. */
 export const CATALOG_LIST_CURSOR = 'catalog.filings.get';
@@ -35,19 +36,16 @@ export class ListCatalogFilingsRoute implements RouteModule {
           const { cursor, ...request } = query;
           const binding = { kind: CATALOG_LIST_CURSOR, principal, request: { ...request, limit } };
           const decoded = cursor ? await this.cursors.decode<KeysetPosition>(binding, cursor) : null;
-          const qb = this.knex(CATALOG_FILINGS).select('*');
-          await applyFilters(this.knex, qb, query, principal);
-          if (decoded) whereAfter(qb, keys, decoded.state);
-          orderBy(qb, keys);
-          qb.limit(limit + 1);
-          const rows = (await qb) as CatalogRow[];
+          const withDescription = query.source?.length === 1 && query.sourceReference?.length === 1;
+          const filter = await catalogFilter(this.knex, query, principal);
+          const columns = withDescription ? [...CATALOG_LIST_COLUMNS, 'description'] : CATALOG_LIST_COLUMNS;
+          const rows = await queryPrepared<CatalogRow>(this.knex, catalogListQuery(this.knex, filter, keys, limit + 1, decoded?.state ?? null, columns));
           const page = rows.slice(0, limit);
           let nextCursor: string | null = null;
           if (rows.length > limit) {
             const last = page[page.length - 1] as unknown as Record<string, string | null>;
             nextCursor = await this.cursors.encode<KeysetPosition>(binding, { v: keys.map((k) => last[k.column]), id: last.id as string }, decoded?.issuedAt);
           }
-          const withDescription = query.source?.length === 1 && query.sourceReference?.length === 1;
           return { body: { filings: page.map((r) => toCatalogFiling(r, withDescription)), nextCursor } };
         },
       }),
