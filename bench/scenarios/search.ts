@@ -85,7 +85,7 @@ async function latency(index: SearchIndex, passages: boolean, seconds: number): 
  * Search speed on Postgres and, when ELASTICSEARCH_URL is set, on Elasticsearch, side by side over the
  * same corpus and the same query mix: indexing throughput (pages/s, batches of 250 filings as a
  * projector writes them), then search latency with 8 concurrent clients, without and with passages.
- * Full: issue 4's 100,000 filings with ~485,000 pages (BENCH_SEARCH_FILINGS to change), loaded once into
+ * BENCH_SEARCH_ENGINES=elasticsearch leaves Postgres out. Full: issue 4's 100,000 filings with ~485,000 pages (BENCH_SEARCH_FILINGS to change), loaded once into
  * BENCH_SEARCH_DATA_DIR (default ../bench-data/search next to the checkout) and reused by later runs while
  * the corpus and the index schemas are unchanged; quick: 2,000 filings in a throw-away database.
  */
@@ -98,7 +98,10 @@ export const scenario: BenchScenario = {
     const url = process.env.ELASTICSEARCH_URL?.trim() || null;
     const rows: BenchRow[] = [];
     if (!url) rows.push({ scenario: 'search', metric: 'elasticsearch', value: 0, unit: '', note: 'ELASTICSEARCH_URL not set: Elasticsearch not measured' });
-    const targets: SearchTarget[] = await searchDataset({ filings, pageBudget: PAGE_BUDGET, dataDir, elasticsearchUrl: url, pool: CLIENTS, log: ctx.log });
+    // BENCH_SEARCH_ENGINES=elasticsearch measures (and loads) Elasticsearch alone.
+    const withoutPostgres = process.env.BENCH_SEARCH_ENGINES?.split(',').includes('postgres') === false;
+    const targets: SearchTarget[] = await searchDataset({ filings, pageBudget: PAGE_BUDGET, dataDir, elasticsearchUrl: url, withoutPostgres, pool: CLIENTS, log: ctx.log });
+    if (!targets.length) throw new Error('no engine to measure: BENCH_SEARCH_ENGINES leaves Postgres out and ELASTICSEARCH_URL is not set');
     const scale = `${filings.toLocaleString('en-US')} filings / ${targets[0].pages.toLocaleString('en-US')} pages`;
 
     const measured = new Map<string, { without: Latency; with: Latency }>();

@@ -49,6 +49,8 @@ export interface DatasetOptions {
   /** Keep the loaded corpus here and reuse it on the next run (null: a throw-away database and index). */
   dataDir: string | null;
   elasticsearchUrl: string | null;
+  /** Leave Postgres out (to load or measure Elasticsearch alone). */
+  withoutPostgres?: boolean;
   /** Connections the searches will use. */
   pool: number;
   log(message: string): void;
@@ -160,7 +162,7 @@ async function elasticsearch(o: DatasetOptions, url: string): Promise<{ target: 
  */
 export async function searchDataset(o: DatasetOptions): Promise<SearchTarget[]> {
   if (o.dataDir) fs.mkdirSync(o.dataDir, { recursive: true });
-  const parts = [await postgres(o)];
+  const parts = o.withoutPostgres ? [] : [await postgres(o)];
   if (o.elasticsearchUrl) parts.push(await elasticsearch(o, o.elasticsearchUrl));
   const writers = parts.map((p) => p.writer).filter((w): w is Writer => w !== null);
   for (const p of parts) if (!p.writer) o.log(`${p.target.label}: reusing the loaded corpus (${o.filings} filings)`);
