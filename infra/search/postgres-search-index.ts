@@ -7,6 +7,9 @@ const CONFIG = 'english';
 /** Segment size of a page row: far below tsvector's 1 MB limit, and small enough for ts_headline. */
 const SEGMENT_CHARS = 20_000;
 const INSERT_BATCH = 500;
+/** Passages: ts_headline reads PASSAGE_SPAN characters of a page, from PASSAGE_LEAD before its first match. */
+const PASSAGE_LEAD = 300;
+const PASSAGE_SPAN = 1_200;
 /** ts_rank / ts_rank_cd normalization 1|32: divide by 1 + log(length), then scale into [0, 1). */
 const NORM = 33;
 /** Weight of the intent's terms: a secondary signal, below one keyword hit. */
@@ -23,8 +26,8 @@ const FILING_CAP = 2_000;
  * that saturates, small enough that scoring a filing reads a few kilobytes.
  */
 const SUMMARY_OCCURRENCES = 4;
-/** Past this many distinct words a filing's summary keeps one occurrence per word (tsvector values are limited to 1 MB). */
-const SUMMARY_WIDE = 20_000;
+/** Past this many characters of text a filing's summary keeps one occurrence per word (a tsvector value is limited to 1 MB). */
+const SUMMARY_WIDE_CHARS = 500_000;
 
 interface Row {
   filing_id: string;
@@ -212,7 +215,8 @@ export class PostgresSearchIndex implements SearchIndex {
       }
     }
     await flush();
-    await summarize(trx, t, ids);
+    const wide = changed.filter((x) => x.documents.reduce((n, d) => n + d.pages.reduce((m, p) => m + p.text.length, 0), 0) > SUMMARY_WIDE_CHARS);
+    await summarize(trx, t, ids, wide.map((x) => x.filing.id));
   }
 
   async remove({ trx, table: t }: IndexWriteContext, filingIds: string[]): Promise<void> {
@@ -379,16 +383,24 @@ export class PostgresSearchIndex implements SearchIndex {
     const parts = [...(ts.or ? [ts.or] : []), ...ts.phrases];
     if (!parts.length) return out;
     const query = parts.map((p) => `(${p})`).join(' | ');
+    const words = [...new Set([...query.matchAll(/'((?:[^']|'')+)'/g)].map((m) => m[1].replaceAll("''", "'")))];
+    // ts_headline parses (and stems) all the text it is given, which costs more than everything else
+    // in a search; it gets a window of the page around the first matching word of the text (the
+    // tsvector position of the word, scaled to the text's length) instead of the whole page.
     const res = await this.knex.raw(
       `select x.file_id, x.page_start, x.page_end,
-         ts_headline('${CONFIG}', x.body, ?::tsquery, 'MaxFragments=2, MinWords=12, MaxWords=40, FragmentDelimiter=" … ", StartSel="", StopSel=""') as text
-       from (select p.file_id, p.page_start, p.page_end, p.body,
+         ts_headline('${CONFIG}', substr(x.body, greatest(1, a.at - ${PASSAGE_LEAD}), ${PASSAGE_SPAN}), ?::tsquery,
+           'MaxFragments=2, MinWords=12, MaxWords=40, FragmentDelimiter=" … ", StartSel="", StopSel=""') as text
+       from (select p.file_id, p.page_start, p.page_end, p.body, p.tsv,
                row_number() over (partition by p.file_id order by ts_rank_cd(p.tsv, ?::tsquery, ${NORM}) desc, p.page_start, p.segment) as rn
              from search_pages p
              where p.filing_id = any(?::uuid[]) and p.file_id = any(?::uuid[]) and p.tsv @@ ?::tsquery) x
+       cross join lateral (
+         select coalesce((min(z.pos) filter (where u.lexeme = any(?::text[])) - 1)::float8 / greatest(max(z.pos), 1) * length(x.body), 0)::int as at
+         from unnest(x.tsv) u, unnest(u.positions, u.weights) as z(pos, weight) where z.weight = 'D') a
        where x.rn <= ?
        order by x.file_id, x.rn`,
-      [query, query, [...new Set(matches.map((m) => m.filingId))], matches.map((m) => m.fileId), query, perFile],
+      [query, query, [...new Set(matches.map((m) => m.filingId))], matches.map((m) => m.fileId), query, words, perFile],
     );
     for (const r of res.rows as { file_id: string; page_start: number | null; page_end: number | null; text: string }[]) {
       const list = out.get(r.file_id) ?? [];
@@ -401,29 +413,31 @@ export class PostgresSearchIndex implements SearchIndex {
 
 /**
  * Rebuilds the summary vector of the given filings from their metadata (weight A) and pages (file
- * names B, text D): every word once, with up to SUMMARY_OCCURRENCES occurrences, strongest weight first.
- * Positions are ordinals, not places in the text: the summary serves selection and ts_rank (word
- * frequency and weight), never phrases or cover density, which the page rows answer.
+ * names B, text D): every word once, its strongest weight on the first of up to SUMMARY_OCCURRENCES
+ * occurrences. Positions are ordinals, not places in the text: the summary serves selection and
+ * ts_rank (word frequency and weight), never phrases or cover density, which the page rows answer.
+ * `wide` filings (very long texts) keep one occurrence per word.
  */
-export async function summarize(trx: Knex.Transaction | Knex, t: (logical: string) => string, filingIds: string[]): Promise<void> {
+export async function summarize(trx: Knex.Transaction | Knex, t: (logical: string) => string, filingIds: string[], wide: string[] = []): Promise<void> {
   if (!filingIds.length) return;
-  // tsvector text form: 'lexeme':1A,2D with quotes doubled and backslashes escaped (chr(39) = ', chr(92) = \).
+  const more = Array.from({ length: SUMMARY_OCCURRENCES }, (_, k) => `'${Array.from({ length: k }, (_, i) => `,${i + 2}`).join('')}'`).join(', ');
+  // A page vector lists a word's positions in order, the file name's (B) first, so weights[1] is its strongest.
+  // tsvector text form: 'lexeme':1A,2,3 with quotes doubled and backslashes escaped (chr(39) = ', chr(92) = \).
   await trx.raw(
     `with occ as (
-       select f.filing_id, u.lexeme, w from ${t('search_filings')} f, unnest(setweight(f.meta_tsv, 'A')) u, unnest(u.weights) w where f.filing_id = any(?::uuid[])
+       select f.filing_id, u.lexeme, 'A' as w, 1 as n from ${t('search_filings')} f, unnest(f.meta_tsv) u where f.filing_id = any(?::uuid[])
        union all
-       select p.filing_id, u.lexeme, w from ${t('search_pages')} p, unnest(p.tsv) u, unnest(u.weights) w where p.filing_id = any(?::uuid[])),
+       select p.filing_id, u.lexeme, u.weights[1], cardinality(u.positions) from ${t('search_pages')} p, unnest(p.tsv) u where p.filing_id = any(?::uuid[])),
      lex as (
-       select filing_id, lexeme, (array_agg(w order by w))[1:${SUMMARY_OCCURRENCES}] as ws, count(*) over (partition by filing_id) as words
+       select filing_id, lexeme, min(w) as w, least(sum(n), case when filing_id = any(?::uuid[]) then 1 else ${SUMMARY_OCCURRENCES} end)::int as k
        from occ group by filing_id, lexeme),
      sv as (
        select filing_id, string_agg(
-           chr(39) || replace(replace(lexeme, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39) || ':' ||
-           array_to_string(array(select i || ws[i] from generate_subscripts(ws, 1) i where words <= ${SUMMARY_WIDE} or i = 1), ','),
+           chr(39) || replace(replace(lexeme, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39) || ':1' || w || (array[${more}])[k],
            ' ')::tsvector as v
        from lex group by filing_id)
      update ${t('search_filings')} f set doc_tsv = coalesce(sv.v, '') from unnest(?::uuid[]) as i(id) left join sv on sv.filing_id = i.id
      where f.filing_id = i.id`,
-    [filingIds, filingIds, filingIds],
+    [filingIds, filingIds, wide, filingIds],
   );
 }
