@@ -154,6 +154,8 @@ export class PostgresSearchIndex implements SearchIndex {
         meta_text text not null, record jsonb not null,
         meta_tsv tsvector generated always as (to_tsvector('${CONFIG}', meta_text)) stored,
         doc_tsv tsvector not null default '');
+      -- Scoring reads the summary of every candidate: kept compressed in the row, not in TOAST (one read, no chunk look-ups).
+      alter table ${t('search_filings')} alter column doc_tsv set storage main;
       create index on ${t('search_filings')} using gin (doc_tsv);
       create index on ${t('search_filings')} (reference_key text_pattern_ops);
       create index on ${t('search_filings')} (submission_date);
@@ -320,18 +322,20 @@ export class PostgresSearchIndex implements SearchIndex {
     const rankQ = ts.or ?? ts.phraseWords.map((x) => `(${x})`).join(' | ').replace(/ & /g, ' | ');
     // A phrase must occur within one page: checked on the few pages of each candidate that holds its words.
     const inOnePage = join(ts.phrases.map((p) => sql` and exists (select 1 from search_pages p where p.filing_id = f.filing_id and p.tsv @@ ${tsq(p)})`), '');
-    const cols = lit(`${SORT_COLUMNS}, f.doc_tsv, f.meta_tsv`);
+    // `doc_tsv || ''` decompresses the summary once per candidate; the scoring below reads it twice or more.
+    const cols = lit(`${SORT_COLUMNS}, f.doc_tsv || ''::tsvector as doc_tsv, f.meta_tsv`);
     const orTier = ts.or !== null && ts.or !== ts.and;
     const intent = ts.intent ? sql` + ${lit(INTENT_WEIGHT)} * ts_rank(c.doc_tsv, ${tsq(ts.intent)}, ${lit(NORM)})` : lit('');
     const meta = ts.or
       ? sql` + ${lit(META_WEIGHT)} * (ts_rank_cd(c.meta_tsv, ${tsq(ts.or)}, ${lit(NORM)}) + (case when c.meta_tsv @@ ${tsq(ts.and ?? ts.or)} then 1 else 0 end))`
       : lit('');
+    // Tier 2 leaves out tier 1's filings by id: testing `not (doc_tsv @@ and)` would read every summary.
     const candidates = sql`
       a as materialized (select ${cols} from search_filings f where f.doc_tsv @@ ${tsq(andWords)}${inOnePage} and ${filter} limit ${lit(FILING_CAP)}),
       o as materialized (${
         orTier
           ? sql`select ${cols} from search_filings f where (select count(*) from a) < ${q.window} and f.doc_tsv @@ ${tsq(orWords)}
-                and not (f.doc_tsv @@ ${tsq(andWords)})${inOnePage} and ${filter} limit ${lit(FILING_CAP)}`
+                and f.filing_id not in (select a.filing_id from a)${inOnePage} and ${filter} limit ${lit(FILING_CAP)}`
           : sql`select ${cols} from search_filings f where false`
       }),
       c as (select *, 1 as tier from a union all select *, 2 as tier from o),
