@@ -52,7 +52,7 @@ interface Latency {
   p95: number;
   n: number;
   /** Per query of the mix: median latency under the same load, and the candidates it found. */
-  perQuery: { p50: number; candidates: number }[];
+  perQuery: { p50: number | null; candidates: number }[];
 }
 
 /** CLIENTS loops over the query mix for `seconds`; latency per request in ms. */
@@ -77,7 +77,8 @@ async function latency(index: SearchIndex, passages: boolean, seconds: number): 
   );
   if (!times.length) throw new Error('no search completed within the measuring time');
   times.sort((a, b) => a - b);
-  const perQuery = byQuery.map((t, k) => ({ p50: percentile(t.sort((a, b) => a - b), 50), candidates: candidates[k] }));
+  // A query with no sample (slow engine, short run) shows as '-', not 0.
+  const perQuery = byQuery.map((t, k) => ({ p50: t.length ? percentile(t.sort((a, b) => a - b), 50) : null, candidates: candidates[k] }));
   return { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length, perQuery };
 }
 
@@ -121,7 +122,8 @@ export const scenario: BenchScenario = {
     for (const [k, b] of QUERIES.entries()) {
       const cells = targets.map((t) => {
         const m = measured.get(t.label)!;
-        return `${t.label} ${m.without.perQuery[k].p50.toFixed(0)}/${m.with.perQuery[k].p50.toFixed(0)} ms (${m.without.perQuery[k].candidates} candidates)`;
+        const ms = (x: { p50: number | null }) => (x.p50 === null ? '-' : x.p50.toFixed(0));
+        return `${t.label} ${ms(m.without.perQuery[k])}/${ms(m.with.perQuery[k])} ms (${m.without.perQuery[k].candidates} candidates)`;
       });
       ctx.log(`p50 without/with passages, ${JSON.stringify(b.query)}: ${cells.join(', ')}`);
     }

@@ -7,9 +7,9 @@ const CONFIG = 'english';
 /** Segment size of a page row: far below tsvector's 1 MB limit, and small enough for ts_headline. */
 const SEGMENT_CHARS = 20_000;
 const INSERT_BATCH = 500;
-/** Passages: ts_headline reads PASSAGE_SPAN characters of a page, from PASSAGE_LEAD before its first match. */
-const PASSAGE_LEAD = 300;
-const PASSAGE_SPAN = 1_200;
+/** Passages: ts_headline reads PASSAGE_SPAN characters of a page, from PASSAGE_LEAD before its first match (2 fragments of up to 40 words fit). */
+const PASSAGE_LEAD = 200;
+const PASSAGE_SPAN = 900;
 /** ts_rank / ts_rank_cd normalization 1|32: divide by 1 + log(length), then scale into [0, 1). */
 const NORM = 33;
 /** Weight of the intent's terms: a secondary signal, below one keyword hit. */
@@ -18,9 +18,11 @@ const INTENT_WEIGHT = 0.3;
 const META_WEIGHT = 0.5;
 /**
  * Bounded work per search: at most this many filings per tier are scored, whatever the corpus size,
- * so a query of words common across the corpus costs the same at 20,000 or 100,000 filings.
+ * so a query of words common across the corpus costs the same at 20,000 or 100,000 filings: five
+ * times the candidate window (500 for the window of 100 with passages), at most 2,000.
  */
 const FILING_CAP = 2_000;
+const capFor = (window: number) => Math.min(FILING_CAP, window * 5);
 /**
  * Occurrences of a word kept per filing in the summary vector: enough for a term-frequency signal
  * that saturates, small enough that scoring a filing reads a few kilobytes.
@@ -132,7 +134,7 @@ const SORT_COLUMNS = 'f.filing_id, f.submission_date, f.disposition_date, f.stat
  * Two levels: `search_filings` holds each filing's metadata (filters, sorting, the record) and a
  * summary tsvector of everything indexed for it (metadata at weight A, file names B, page text D;
  * at most SUMMARY_OCCURRENCES occurrences per word) under a GIN index: candidates are selected and
- * scored there, one row per filing, at most FILING_CAP per tier. `search_pages` holds one row per page
+ * scored there, one row per filing, at most five times the window (≤ 2,000) per tier. `search_pages` holds one row per page
  * (or page segment) with its own tsvector, read by filing id only for the returned page of results:
  * which files matched (best first), phrases that must occur in one page, and passages (ts_headline).
  */
@@ -310,7 +312,7 @@ export class PostgresSearchIndex implements SearchIndex {
    * The candidate window of a text query, with bounded work. Tier 1 (AND): filings whose summary
    * holds every keyword (and the words of every honoured phrase, which must also occur in one page);
    * tier 2 (OR), only when tier 1 leaves the window short: filings holding any keyword. Each tier
-   * scores at most FILING_CAP filings, the first the GIN index yields; a capped tier makes the result
+   * scores at most capFor(window) filings, the first the GIN index yields; a capped tier makes the result
    * non-exhaustive. Score: ts_rank of the summary for the OR of the keywords, plus 1 in tier 1, plus
    * the intent's rank at INTENT_WEIGHT, plus META_WEIGHT times the metadata's own match.
    */
@@ -330,18 +332,19 @@ export class PostgresSearchIndex implements SearchIndex {
       ? sql` + ${lit(META_WEIGHT)} * (ts_rank_cd(c.meta_tsv, ${tsq(ts.or)}, ${lit(NORM)}) + (case when c.meta_tsv @@ ${tsq(ts.and ?? ts.or)} then 1 else 0 end))`
       : lit('');
     // Tier 2 leaves out tier 1's filings by id: testing `not (doc_tsv @@ and)` would read every summary.
+    const cap = lit(capFor(q.window));
     const candidates = sql`
-      a as materialized (select ${cols} from search_filings f where f.doc_tsv @@ ${tsq(andWords)}${inOnePage} and ${filter} limit ${lit(FILING_CAP)}),
+      a as materialized (select ${cols} from search_filings f where f.doc_tsv @@ ${tsq(andWords)}${inOnePage} and ${filter} limit ${cap}),
       o as materialized (${
         orTier
           ? sql`select ${cols} from search_filings f where (select count(*) from a) < ${q.window} and f.doc_tsv @@ ${tsq(orWords)}
-                and f.filing_id not in (select a.filing_id from a)${inOnePage} and ${filter} limit ${lit(FILING_CAP)}`
+                and f.filing_id not in (select a.filing_id from a)${inOnePage} and ${filter} limit ${cap}`
           : sql`select ${cols} from search_filings f where false`
       }),
       c as (select *, 1 as tier from a union all select *, 2 as tier from o),
       s as (select c.filing_id, c.submission_date, c.disposition_date, c.state_status_changed_date, c.company_name, c.state,
               ts_rank(c.doc_tsv, ${tsq(rankQ)}, ${lit(NORM)}) + (case c.tier when 1 then 1 else 0 end)${intent}${meta} as score from c),
-      st as (select (select count(*) from c)::int as n, ((select count(*) from a) >= ${lit(FILING_CAP)} or (select count(*) from o) >= ${lit(FILING_CAP)}) as capped),
+      st as (select (select count(*) from c)::int as n, ((select count(*) from a) >= ${cap} or (select count(*) from o) >= ${cap}) as capped),
       w as (select * from s order by score desc, filing_id limit ${q.window})`;
     // Which files matched, for the returned filings only: pages holding any keyword (and every phrase), best page first.
     const pageSel = all([...(ts.or ? [ts.or] : []), ...ts.phrases]);
@@ -387,24 +390,22 @@ export class PostgresSearchIndex implements SearchIndex {
     const parts = [...(ts.or ? [ts.or] : []), ...ts.phrases];
     if (!parts.length) return out;
     const query = parts.map((p) => `(${p})`).join(' | ');
-    const words = [...new Set([...query.matchAll(/'((?:[^']|'')+)'/g)].map((m) => m[1].replaceAll("''", "'")))];
-    // ts_headline parses (and stems) all the text it is given, which costs more than everything else
-    // in a search; it gets a window of the page around the first matching word of the text (the
-    // tsvector position of the word, scaled to the text's length) instead of the whole page.
+    // ts_headline parses (and stems) all the text it is given, which costs more than everything else in
+    // a search; it gets a window of the page from just before the first word that starts like a query
+    // lexeme (English stems are mostly prefixes of their words; a final "i" stands for "y": polici-y).
+    const stems = [...new Set([...query.matchAll(/'((?:[^']|'')+)'/g)].map((m) => ` ${m[1].replaceAll("''", "'").replace(/(?<=...)i$/, '')}`))];
     const res = await this.knex.raw(
       `select x.file_id, x.page_start, x.page_end,
-         ts_headline('${CONFIG}', substr(x.body, greatest(1, a.at - ${PASSAGE_LEAD}), ${PASSAGE_SPAN}), ?::tsquery,
+         ts_headline('${CONFIG}', substr(x.body, greatest(1, x.at - ${PASSAGE_LEAD}), ${PASSAGE_SPAN}), ?::tsquery,
            'MaxFragments=2, MinWords=12, MaxWords=40, FragmentDelimiter=" … ", StartSel="", StopSel=""') as text
-       from (select p.file_id, p.page_start, p.page_end, p.body, p.tsv,
-               row_number() over (partition by p.file_id order by ts_rank_cd(p.tsv, ?::tsquery, ${NORM}) desc, p.page_start, p.segment) as rn
-             from search_pages p
-             where p.filing_id = any(?::uuid[]) and p.file_id = any(?::uuid[]) and p.tsv @@ ?::tsquery) x
-       cross join lateral (
-         select coalesce((min(z.pos) filter (where u.lexeme = any(?::text[])) - 1)::float8 / greatest(max(z.pos), 1) * length(x.body), 0)::int as at
-         from unnest(x.tsv) u, unnest(u.positions, u.weights) as z(pos, weight) where z.weight = 'D') a
-       where x.rn <= ?
+       from (select y.*, coalesce((select min(nullif(strpos(y.folded, w), 0)) from unnest(?::text[]) w), 1) as at
+             from (select p.file_id, p.page_start, p.page_end, p.body, ' ' || lower(translate(p.body, E'\n\r\t([/"-', '        ')) as folded,
+                     row_number() over (partition by p.file_id order by ts_rank_cd(p.tsv, ?::tsquery, ${NORM}) desc, p.page_start, p.segment) as rn
+                   from search_pages p
+                   where p.filing_id = any(?::uuid[]) and p.file_id = any(?::uuid[]) and p.tsv @@ ?::tsquery) y
+             where y.rn <= ?) x
        order by x.file_id, x.rn`,
-      [query, query, [...new Set(matches.map((m) => m.filingId))], matches.map((m) => m.fileId), query, words, perFile],
+      [query, stems, query, [...new Set(matches.map((m) => m.filingId))], matches.map((m) => m.fileId), query, perFile],
     );
     for (const r of res.rows as { file_id: string; page_start: number | null; page_end: number | null; text: string }[]) {
       const list = out.get(r.file_id) ?? [];
