@@ -347,13 +347,15 @@ export class PostgresSearchIndex implements SearchIndex {
       st as (select (select count(*) from c)::int as n, ((select count(*) from a) >= ${cap} or (select count(*) from o) >= ${cap}) as capped),
       w as (select * from s order by score desc, filing_id limit ${q.window})`;
     // Which files matched, for the returned filings only: pages holding any keyword (and every phrase), best page first.
+    // Each page vector is read from TOAST once (`|| ''` behind `offset 0`, which the planner does not flatten), not per use.
     const pageSel = all([...(ts.or ? [ts.or] : []), ...ts.phrases]);
     const andBonus = ts.and ? sql` + (case when p.tsv @@ ${tsq(ts.and)} then 1 else 0 end)` : lit('');
     const intentP = ts.intent ? sql` + ${lit(INTENT_WEIGHT)} * ts_rank_cd(p.tsv, ${tsq(ts.intent)}, ${lit(NORM)})` : lit('');
     const matches = sql`
       select jsonb_agg(jsonb_build_object('fileId', h.file_id, 'name', h.file_name, 'versionId', h.version_id) order by h.r desc, h.file_id) as matches
       from (select p.file_id, p.file_name, p.version_id, max(ts_rank_cd(p.tsv, ${tsq(rankQ)}, ${lit(NORM)})${andBonus}${intentP}) as r
-            from search_pages p where p.filing_id = pg.filing_id and p.tsv @@ ${tsq(pageSel)} group by 1, 2, 3) h`;
+            from (select p.file_id, p.file_name, p.version_id, p.tsv || ''::tsvector as tsv from search_pages p where p.filing_id = pg.filing_id offset 0) p
+            where p.tsv @@ ${tsq(pageSel)} group by 1, 2, 3) h`;
     return this.run(q, candidates, matches);
   }
 
