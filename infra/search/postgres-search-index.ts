@@ -158,6 +158,8 @@ export class PostgresSearchIndex implements SearchIndex {
         doc_tsv tsvector not null default '');
       -- Scoring reads the summary of every candidate: kept compressed in the row, not in TOAST (one read, no chunk look-ups).
       alter table ${t('search_filings')} alter column doc_tsv set storage main;
+      -- Searches are many and short (8 clients on 2 cores): parallel workers only add start-up cost.
+      alter table ${t('search_filings')} set (parallel_workers = 0);
       create index on ${t('search_filings')} using gin (doc_tsv);
       create index on ${t('search_filings')} (reference_key text_pattern_ops);
       create index on ${t('search_filings')} (submission_date);
@@ -311,7 +313,7 @@ export class PostgresSearchIndex implements SearchIndex {
   /**
    * The candidate window of a text query, with bounded work. Tier 1 (AND): filings whose summary
    * holds every keyword (and the words of every honoured phrase, which must also occur in one page);
-   * tier 2 (OR), only when tier 1 leaves the window short: filings holding any keyword. Each tier
+   * tier 2 (OR), only when tier 1 leaves the window short and was not capped: filings holding any keyword. Each tier
    * scores at most capFor(window) filings, the first the GIN index yields; a capped tier makes the result
    * non-exhaustive. Score: ts_rank of the summary for the OR of the keywords, plus 1 in tier 1, plus
    * the intent's rank at INTENT_WEIGHT, plus META_WEIGHT times the metadata's own match.
@@ -322,8 +324,9 @@ export class PostgresSearchIndex implements SearchIndex {
     const andWords = all([...(ts.and ? [ts.and] : []), ...ts.phraseWords]);
     const orWords = all([...(ts.or ? [ts.or] : []), ...ts.phraseWords]);
     const rankQ = ts.or ?? ts.phraseWords.map((x) => `(${x})`).join(' | ').replace(/ & /g, ' | ');
-    // A phrase must occur within one page: checked on the few pages of each candidate that holds its words.
-    const inOnePage = join(ts.phrases.map((p) => sql` and exists (select 1 from search_pages p where p.filing_id = f.filing_id and p.tsv @@ ${tsq(p)})`), '');
+    // A phrase must occur within one page: checked on the pages of a candidate whose summary holds its words,
+    // in score order and only until the window is full (a common phrase costs window + 1 checks, not one per candidate).
+    const inOnePage = join(ts.phrases.map((p) => sql` and exists (select 1 from search_pages p where p.filing_id = x.filing_id and p.tsv @@ ${tsq(p)})`), '');
     // `doc_tsv || ''` decompresses the summary once per candidate; the scoring below reads it twice or more.
     const cols = lit(`${SORT_COLUMNS}, f.doc_tsv || ''::tsvector as doc_tsv, f.meta_tsv`);
     const orTier = ts.or !== null && ts.or !== ts.and;
@@ -331,21 +334,27 @@ export class PostgresSearchIndex implements SearchIndex {
     const meta = ts.or
       ? sql` + ${lit(META_WEIGHT)} * (ts_rank_cd(c.meta_tsv, ${tsq(ts.or)}, ${lit(NORM)}) + (case when c.meta_tsv @@ ${tsq(ts.and ?? ts.or)} then 1 else 0 end))`
       : lit('');
-    // Tier 2 leaves out tier 1's filings by id: testing `not (doc_tsv @@ and)` would read every summary.
+    // The best window + 1 of a tier's candidates that pass the phrase check (`offset 0` keeps the check after the sort).
+    const scored = (from: string, bonus: number) => sql`
+      select * from (select c.filing_id, c.submission_date, c.disposition_date, c.state_status_changed_date, c.company_name, c.state,
+                       ts_rank(c.doc_tsv, ${tsq(rankQ)}, ${lit(NORM)}) + ${lit(bonus)}${intent}${meta} as score
+                     from ${lit(from)} c order by score desc, filing_id offset 0) x
+      where true${inOnePage} limit ${q.window + 1}`;
     const cap = lit(capFor(q.window));
+    // Tier 2 leaves out tier 1's filings by id: testing `not (doc_tsv @@ and)` would read every summary.
     const candidates = sql`
-      a as materialized (select ${cols} from search_filings f where f.doc_tsv @@ ${tsq(andWords)}${inOnePage} and ${filter} limit ${cap}),
+      a as materialized (select ${cols} from search_filings f where f.doc_tsv @@ ${tsq(andWords)} and ${filter} limit ${cap}),
+      sa as materialized (${scored('a', 1)}),
       o as materialized (${
         orTier
-          ? sql`select ${cols} from search_filings f where (select count(*) from a) < ${q.window} and f.doc_tsv @@ ${tsq(orWords)}
-                and f.filing_id not in (select a.filing_id from a)${inOnePage} and ${filter} limit ${cap}`
+          ? sql`select ${cols} from search_filings f where (select count(*) from a) < ${cap} and (select count(*) from sa) < ${q.window}
+                and f.doc_tsv @@ ${tsq(orWords)} and f.filing_id not in (select a.filing_id from a) and ${filter} limit ${cap}`
           : sql`select ${cols} from search_filings f where false`
       }),
-      c as (select *, 1 as tier from a union all select *, 2 as tier from o),
-      s as (select c.filing_id, c.submission_date, c.disposition_date, c.state_status_changed_date, c.company_name, c.state,
-              ts_rank(c.doc_tsv, ${tsq(rankQ)}, ${lit(NORM)}) + (case c.tier when 1 then 1 else 0 end)${intent}${meta} as score from c),
+      so as materialized (${scored('o', 0)}),
+      c as (select * from sa union all select * from so),
       st as (select (select count(*) from c)::int as n, ((select count(*) from a) >= ${cap} or (select count(*) from o) >= ${cap}) as capped),
-      w as (select * from s order by score desc, filing_id limit ${q.window})`;
+      w as (select * from c order by score desc, filing_id limit ${q.window})`;
     // Which files matched, for the returned filings only: pages holding any keyword (and every phrase), best page first.
     // Each page vector is read from TOAST once (`|| ''` behind `offset 0`, which the planner does not flatten), not per use.
     const pageSel = all([...(ts.or ? [ts.or] : []), ...ts.phrases]);
