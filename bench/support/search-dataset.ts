@@ -29,8 +29,8 @@ interface Writer {
   label: SearchTarget['label'];
   index: SearchIndex;
   write(run: (ctx: IndexWriteContext) => Promise<void>): Promise<void>;
-  /** After the last batch: statistics for the planner, and so on. */
-  finish(): Promise<void>;
+  /** After the last batch: statistics for the planner, and so on; returns what the marker should record besides. */
+  finish(): Promise<Partial<Marker>>;
 }
 
 /** What a loaded copy of the corpus was built from; a different value means it must be loaded again. */
@@ -41,6 +41,8 @@ interface Marker {
   schema: string;
   pagesPerSecond: number;
   loadedAt: string;
+  /** Elasticsearch: documents in the index when the load ended (pages plus the engine's own per-filing documents). */
+  documents?: number;
 }
 
 export interface DatasetOptions {
@@ -120,7 +122,15 @@ async function postgres(o: DatasetOptions): Promise<{ target: SearchTarget; writ
   };
   const writer: Writer | null = reuse
     ? null
-    : { label: 'postgres', index, write: (run) => knex.transaction((trx) => run({ trx, table: t })), finish: async () => void (await knex.raw('vacuum analyze')) };
+    : {
+        label: 'postgres',
+        index,
+        write: (run) => knex.transaction((trx) => run({ trx, table: t })),
+        finish: async () => {
+          await knex.raw('vacuum analyze');
+          return {};
+        },
+      };
   return { target, writer, marker: markerFile };
 }
 
@@ -133,8 +143,8 @@ async function elasticsearch(o: DatasetOptions, url: string): Promise<{ target: 
   const schema = esSchema(index);
   const markerFile = o.dataDir ? path.join(o.dataDir, `elasticsearch-${o.filings}.json`) : null;
   const m = markerFile ? readMarker(markerFile) : null;
-  // The marker says what was loaded; the alias must still be there (Elasticsearch may have been reset since).
-  const reuse = sameCorpus(m, o, schema) && (await client.indices.existsAlias({ name: alias })) && (await client.count({ index: alias })).count === m.pages;
+  // The marker says what was loaded; the alias must still hold it (Elasticsearch may have been reset since).
+  const reuse = sameCorpus(m, o, schema) && m.documents !== undefined && (await client.indices.existsAlias({ name: alias })) && (await client.count({ index: alias })).count === m.documents;
   const ctx: IndexWriteContext = { trx: undefined as unknown as Knex.Transaction, table: (n: string) => n };
   if (!reuse) {
     if (markerFile) fs.rmSync(markerFile, { force: true });
@@ -150,7 +160,9 @@ async function elasticsearch(o: DatasetOptions, url: string): Promise<{ target: 
       await client.close();
     },
   };
-  const writer: Writer | null = reuse ? null : { label: 'elasticsearch', index, write: (run) => run(ctx), finish: async () => undefined };
+  const writer: Writer | null = reuse
+    ? null
+    : { label: 'elasticsearch', index, write: (run) => run(ctx), finish: async () => ({ documents: (await client.count({ index: alias })).count }) };
   return { target, writer, marker: markerFile };
 }
 
@@ -186,8 +198,8 @@ export async function searchDataset(o: DatasetOptions): Promise<SearchTarget[]> 
       const pagesPerSecond = pages / seconds.get(p.writer.label)!;
       p.target.indexing = { pagesPerSecond, reused: false };
       p.target.pages = pages;
-      await p.writer.finish();
-      const marker: Marker = { filings: o.filings, pageBudget: o.pageBudget, pages, schema: p.target.label === 'postgres' ? pgSchema(p.target.index) : esSchema(p.target.index), pagesPerSecond, loadedAt: new Date().toISOString() };
+      const extra = await p.writer.finish();
+      const marker: Marker = { ...extra, filings: o.filings, pageBudget: o.pageBudget, pages, schema: p.target.label === 'postgres' ? pgSchema(p.target.index) : esSchema(p.target.index), pagesPerSecond, loadedAt: new Date().toISOString() };
       if (p.marker) fs.writeFileSync(p.marker, JSON.stringify(marker, null, 2) + '\n');
     }
   }
