@@ -19,9 +19,10 @@ const META_WEIGHT = 0.5;
 /**
  * Bounded work per search: at most this many filings per tier are scored, whatever the corpus size,
  * so a query of words common across the corpus costs the same at 20,000 or 100,000 filings: five
- * times the candidate window (500 for the window of 100 with passages), at most 2,000.
+ * times the candidate window (500 for the window of 100 with passages), at most the large window
+ * plus one (enough to fill it and to know that more matched; scoring is most of a common query's cost).
  */
-const FILING_CAP = 2_000;
+const FILING_CAP = 1_201;
 const capFor = (window: number) => Math.min(FILING_CAP, window * 5);
 /**
  * Occurrences of a word kept per filing in the summary vector: enough for a term-frequency signal
@@ -134,7 +135,7 @@ const SORT_COLUMNS = 'f.filing_id, f.submission_date, f.disposition_date, f.stat
  * Two levels: `search_filings` holds each filing's metadata (filters, sorting, the record) and a
  * summary tsvector of everything indexed for it (metadata at weight A, file names B, page text D;
  * at most SUMMARY_OCCURRENCES occurrences per word) under a GIN index: candidates are selected and
- * scored there, one row per filing, at most five times the window (≤ 2,000) per tier. `search_pages` holds one row per page
+ * scored there, one row per filing, at most five times the window (≤ 1,201) per tier. `search_pages` holds one row per page
  * (or page segment) with its own tsvector, read by filing id only for the returned page of results:
  * which files matched (best first), phrases that must occur in one page, and passages (ts_headline).
  */
