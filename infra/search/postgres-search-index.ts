@@ -7,23 +7,38 @@ const CONFIG = 'english';
 /** Segment size of a page row: far below tsvector's 1 MB limit, and small enough for ts_headline. */
 const SEGMENT_CHARS = 20_000;
 const INSERT_BATCH = 500;
-/** ts_rank_cd normalization 1|32: divide by 1 + log(length), then scale into [0, 1). */
+/** Passages: ts_headline reads PASSAGE_SPAN characters of a page, from PASSAGE_LEAD before its first match (2 fragments of up to 40 words fit). */
+const PASSAGE_LEAD = 200;
+const PASSAGE_SPAN = 900;
+/** ts_rank / ts_rank_cd normalization 1|32: divide by 1 + log(length), then scale into [0, 1). */
 const NORM = 33;
 /** Weight of the intent's terms: a secondary signal, below one keyword hit. */
 const INTENT_WEIGHT = 0.3;
 /** Weight of a match in the filing's metadata (company, product, type, description) relative to a document match. */
 const META_WEIGHT = 0.5;
 /**
- * Bounded work per search: at most this many matching pages (metadata rows) are ranked per tier, so
- * a query of words common across the corpus costs the same at 20,000 or 100,000 filings.
+ * Bounded work per search: at most this many filings per tier are scored, whatever the corpus size,
+ * so a query of words common across the corpus costs the same at 20,000 or 100,000 filings: five
+ * times the candidate window (500 for the window of 100 with passages), at most the large window
+ * plus one (enough to fill it and to know that more matched; scoring is most of a common query's cost).
  */
-const PAGE_CAP = 2_000;
-const META_CAP = 2_000;
+const FILING_CAP = 1_201;
+const capFor = (window: number) => Math.min(FILING_CAP, window * 5);
+/**
+ * Occurrences of a word kept per filing in the summary vector: enough for a term-frequency signal
+ * that saturates, small enough that scoring a filing reads a few kilobytes.
+ */
+const SUMMARY_OCCURRENCES = 4;
+/** Past this many characters of text a filing's summary keeps one occurrence per word (a tsvector value is limited to 1 MB). */
+const SUMMARY_WIDE_CHARS = 500_000;
 
-interface Ranked {
+interface Row {
   filing_id: string;
   score: number;
+  record: CatalogFilingFields;
   matches: SearchHit['matches'] | null;
+  n: number;
+  capped: boolean;
 }
 /** dataScope `recent` starts here (shared with the Elasticsearch adapter). */
 export const RECENT_FROM = '2018-01-01';
@@ -76,15 +91,58 @@ const COLUMN: Record<string, string> = {
   stateStatusChangedDate: 'f.state_status_changed_date',
 };
 
+
+/** A piece of SQL with its `?` bindings, so a query is assembled in reading order. */
+interface Sql {
+  sql: string;
+  b: Knex.RawBinding[];
+}
+const isSql = (v: unknown): v is Sql => typeof v === 'object' && v !== null && 'sql' in v && 'b' in v;
+/** Tagged template: `${value}` becomes a binding, `${sql\`...\`}` nests, `${lit('...')}` is trusted SQL text. */
+function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
+  let text = strings[0];
+  const b: Knex.RawBinding[] = [];
+  values.forEach((v, i) => {
+    if (isSql(v)) {
+      text += v.sql;
+      b.push(...v.b);
+    } else {
+      text += '?';
+      b.push(v as Knex.RawBinding);
+    }
+    text += strings[i + 1];
+  });
+  return { sql: text, b };
+}
+const lit = (text: string | number): Sql => ({ sql: String(text), b: [] });
+const join = (parts: Sql[], sep: string): Sql => ({ sql: parts.map((p) => p.sql).join(sep), b: parts.flatMap((p) => p.b) });
+
+/** The tsqueries of a request (as text): AND and OR of the keywords, each phrase (positional, and as the AND of its words), the intent's OR. */
+interface TsQueries {
+  and: string | null;
+  or: string | null;
+  phrases: string[];
+  phraseWords: string[];
+  intent: string | null;
+}
+
+/** Columns a candidate carries: what sorting the window needs, without reading the record. */
+const SORT_COLUMNS = 'f.filing_id, f.submission_date, f.disposition_date, f.state_status_changed_date, f.company_name, f.state';
+
 /**
- * SearchIndex on Postgres full-text search: one row per page (or page segment) with a stored
- * tsvector under a GIN index, the filing's metadata in a row of its own for filters and sorting.
- * Ranking: ts_rank_cd over the OR of the keywords, plus 1 when a page holds all of them, plus the
- * intent's OR-rank at a smaller weight; a filing scores its best page, plus a little per extra
- * matching file, plus its metadata match. Passages come from ts_headline on the best pages.
+ * SearchIndex on Postgres full-text search.
+ *
+ * Two levels: `search_filings` holds each filing's metadata (filters, sorting, the record) and a
+ * summary tsvector of everything indexed for it (metadata at weight A, file names B, page text D;
+ * at most SUMMARY_OCCURRENCES occurrences per word) under a GIN index: candidates are selected and
+ * scored there, one row per filing, at most five times the window (≤ 1,201) per tier. `search_pages` holds one row per page
+ * (or page segment) with its own tsvector, read by filing id only for the returned page of results:
+ * which files matched (best first), phrases that must occur in one page, and passages (ts_headline).
  */
 export class PostgresSearchIndex implements SearchIndex {
   readonly tables = ['search_filings', 'search_pages'];
+  /** 1: the filing summary vector (projector version 2); the projection rebuilds into the new tables. */
+  readonly schemaVersion = 1;
 
   constructor(private readonly knex: Knex) {}
 
@@ -97,8 +155,13 @@ export class PostgresSearchIndex implements SearchIndex {
         normalized_outcome text not null, filing_type_normalized text not null,
         submission_date date, disposition_date date, state_status_changed_date date,
         meta_text text not null, record jsonb not null,
-        meta_tsv tsvector generated always as (to_tsvector('${CONFIG}', meta_text)) stored);
-      create index on ${t('search_filings')} using gin (meta_tsv);
+        meta_tsv tsvector generated always as (to_tsvector('${CONFIG}', meta_text)) stored,
+        doc_tsv tsvector not null default '');
+      -- Scoring reads the summary of every candidate: kept compressed in the row, not in TOAST (one read, no chunk look-ups).
+      alter table ${t('search_filings')} alter column doc_tsv set storage main;
+      -- Searches are many and short (8 clients on 2 cores): parallel workers only add start-up cost.
+      alter table ${t('search_filings')} set (parallel_workers = 0);
+      create index on ${t('search_filings')} using gin (doc_tsv);
       create index on ${t('search_filings')} (reference_key text_pattern_ops);
       create index on ${t('search_filings')} (submission_date);
       create index on ${t('search_filings')} (state);
@@ -106,7 +169,6 @@ export class PostgresSearchIndex implements SearchIndex {
         filing_id uuid not null, file_id uuid not null, file_name text not null, version_id text, text_revision text not null,
         page_start int, page_end int, segment int not null, body text not null,
         tsv tsvector generated always as (setweight(to_tsvector('${CONFIG}', file_name), 'B') || to_tsvector('${CONFIG}', body)) stored);
-      create index on ${t('search_pages')} using gin (tsv);
       create index on ${t('search_pages')} (filing_id, file_id);
     `);
   }
@@ -141,7 +203,8 @@ export class PostgresSearchIndex implements SearchIndex {
       if (res.rows.length) changed.push(x);
     }
     if (!changed.length) return;
-    await trx(t('search_pages')).whereIn('filing_id', changed.map((x) => x.filing.id)).delete();
+    const ids = changed.map((x) => x.filing.id);
+    await trx(t('search_pages')).whereIn('filing_id', ids).delete();
     let rows: Record<string, unknown>[] = [];
     const flush = async () => {
       if (rows.length) await trx(t('search_pages')).insert(rows);
@@ -159,6 +222,8 @@ export class PostgresSearchIndex implements SearchIndex {
       }
     }
     await flush();
+    const wide = changed.filter((x) => x.documents.reduce((n, d) => n + d.pages.reduce((m, p) => m + p.text.length, 0), 0) > SUMMARY_WIDE_CHARS);
+    await summarize(trx, t, ids, wide.map((x) => x.filing.id));
   }
 
   async remove({ trx, table: t }: IndexWriteContext, filingIds: string[]): Promise<void> {
@@ -166,179 +231,167 @@ export class PostgresSearchIndex implements SearchIndex {
     await trx(t('search_filings')).whereIn('filing_id', filingIds).delete();
   }
 
-  private filterSql(q: SearchQuery): { sql: string; bindings: Knex.RawBinding[] } {
-    const parts: string[] = ['true'];
-    const b: Knex.RawBinding[] = [];
-    if (q.dataScope === 'recent') parts.push(`(f.submission_date >= '${RECENT_FROM}' or f.submission_date is null)`);
-    if (q.dataScope === 'historical') parts.push(`f.submission_date < '${RECENT_FROM}'`);
-    if (q.excludedSources.length) {
-      parts.push(`f.source <> all(?::text[])`);
-      b.push(q.excludedSources);
-    }
-    for (const flt of q.filters) this.filterPart(flt, parts, b);
+  private filterSql(q: SearchQuery): Sql {
+    const parts: Sql[] = [lit('true')];
+    if (q.dataScope === 'recent') parts.push(lit(`(f.submission_date >= '${RECENT_FROM}' or f.submission_date is null)`));
+    if (q.dataScope === 'historical') parts.push(lit(`f.submission_date < '${RECENT_FROM}'`));
+    if (q.excludedSources.length) parts.push(sql`f.source <> all(${q.excludedSources}::text[])`);
+    for (const flt of q.filters) parts.push(...this.filterPart(flt));
     if (q.reference) {
-      parts.push(q.reference.mode === 'exact' ? `(f.source = ? and f.reference_key = upper(?))` : `(f.source = ? and f.reference_key like upper(?) || '%')`);
-      b.push(q.reference.source, q.reference.value.replace(/[%_\\]/g, ''));
+      const value = q.reference.value.replace(/[%_\\]/g, '');
+      parts.push(q.reference.mode === 'exact' ? sql`(f.source = ${q.reference.source} and f.reference_key = upper(${value}))` : sql`(f.source = ${q.reference.source} and f.reference_key like upper(${value}) || '%')`);
     }
-    return { sql: parts.join(' and '), bindings: b };
+    return join(parts, ' and ');
   }
 
-  private filterPart(flt: IndexFilter, parts: string[], b: Knex.RawBinding[]): void {
+  private filterPart(flt: IndexFilter): Sql[] {
+    const col = (field: string) => lit(COLUMN[field]);
     switch (flt.kind) {
       case 'in':
-        parts.push(`${COLUMN[flt.field]} = any(?::text[])`);
-        b.push(flt.field === 'state' ? flt.values.map((v) => v.toUpperCase()) : flt.values);
-        return;
+        return [sql`${col(flt.field)} = any(${flt.field === 'state' ? flt.values.map((v) => v.toUpperCase()) : flt.values}::text[])`];
       case 'contains':
-        parts.push(`strpos(lower(${COLUMN[flt.field]}), lower(?)) > 0`);
-        b.push(flt.value);
-        return;
+        return [sql`strpos(lower(${col(flt.field)}), lower(${flt.value})) > 0`];
       case 'arrayAny':
         // Exclusion also drops filings whose codes are unknown (null or empty), as the GET list does.
-        parts.push(flt.negate ? `(cardinality(${COLUMN[flt.field]}) > 0 and not (${COLUMN[flt.field]} && ?::text[]))` : `${COLUMN[flt.field]} && ?::text[]`);
-        b.push(flt.values);
-        return;
-      case 'date':
-        if (flt.from) {
-          parts.push(`${COLUMN[flt.field]} >= ?::date`);
-          b.push(flt.from);
-        }
-        if (flt.to) {
-          parts.push(`${COLUMN[flt.field]} <= ?::date`);
-          b.push(flt.to);
-        }
-        if (!flt.from && !flt.to) parts.push(`${COLUMN[flt.field]} is not null`);
-        return;
+        return [flt.negate ? sql`(cardinality(${col(flt.field)}) > 0 and not (${col(flt.field)} && ${flt.values}::text[]))` : sql`${col(flt.field)} && ${flt.values}::text[]`];
+      case 'date': {
+        const out: Sql[] = [];
+        if (flt.from) out.push(sql`${col(flt.field)} >= ${flt.from}::date`);
+        if (flt.to) out.push(sql`${col(flt.field)} <= ${flt.to}::date`);
+        if (!flt.from && !flt.to) out.push(sql`${col(flt.field)} is not null`);
+        return out;
+      }
       case 'reference':
-        parts.push(`(${flt.refs.map(() => `(f.source = ? and f.reference_key = upper(?))`).join(' or ')})`);
-        for (const r of flt.refs) b.push(r.source, r.reference);
-        return;
+        return [sql`(${join(flt.refs.map((r) => sql`(f.source = ${r.source} and f.reference_key = upper(${r.reference}))`), ' or ')})`];
     }
   }
 
-  /** The tsqueries of a request, computed once: AND and OR of the keywords, each phrase, the intent's OR. */
-  private async tsqueries(q: SearchQuery): Promise<{ and: string | null; or: string | null; phrases: string[]; intent: string | null }> {
+  /** The tsqueries of a request, computed once (one round trip). */
+  private async tsqueries(q: SearchQuery): Promise<TsQueries> {
     const res = await this.knex.raw(
-      `select plainto_tsquery('${CONFIG}', ?)::text as a, plainto_tsquery('${CONFIG}', ?)::text as i, array(select phraseto_tsquery('${CONFIG}', x)::text from unnest(?::text[]) x) as p`,
-      [q.keywords, q.intent ?? '', q.phrases],
+      `select plainto_tsquery('${CONFIG}', ?)::text as a, plainto_tsquery('${CONFIG}', ?)::text as i,
+         array(select phraseto_tsquery('${CONFIG}', x)::text from unnest(?::text[]) x) as p,
+         array(select plainto_tsquery('${CONFIG}', x)::text from unnest(?::text[]) x) as w`,
+      [q.keywords, q.intent ?? '', q.phrases, q.phrases],
     );
-    const r = res.rows[0] as { a: string; i: string; p: string[] };
+    const r = res.rows[0] as { a: string; i: string; p: string[]; w: string[] };
     const or = (s: string) => (s ? s.replace(/ & /g, ' | ') : null);
-    return { and: r.a || null, or: or(r.a), phrases: (r.p ?? []).filter(Boolean), intent: or(r.i) };
+    const phrases = (r.p ?? []).filter(Boolean);
+    return { and: r.a || null, or: or(r.a), phrases, phraseWords: (r.w ?? []).filter(Boolean), intent: or(r.i) };
   }
 
+  /** ORDER BY of the window's sort, on the candidate columns; ties by relevance, then filing id. */
   private orderSql(sort: SortKey[]): string {
     const col: Record<string, string> = {
-      relevance: 'c.score',
-      submissionDate: 's.submission_date',
-      dispositionDate: 's.disposition_date',
-      stateStatusChangedDate: 's.state_status_changed_date',
-      companyName: 's.company_name',
-      state: 's.state',
+      relevance: 'score',
+      submissionDate: 'submission_date',
+      dispositionDate: 'disposition_date',
+      stateStatusChangedDate: 'state_status_changed_date',
+      companyName: 'company_name',
+      state: 'state',
     };
-    return [...sort.map((k) => `${col[k.field]} ${k.direction} nulls last`), 'c.score desc', 's.filing_id asc'].join(', ');
+    return [...sort.map((k) => `${col[k.field]} ${k.direction} nulls last`), 'score desc', 'filing_id asc'].join(', ');
   }
 
   async search(q: SearchQuery): Promise<SearchPage> {
     const filter = this.filterSql(q);
-    const ts = q.reference ? { and: null, or: null, phrases: [], intent: null } : await this.tsqueries(q);
+    if (q.reference) return this.filterOnly(q, filter);
+    const ts = await this.tsqueries(q);
     if (!(ts.or || ts.phrases.length)) return this.filterOnly(q, filter);
-    const and = await this.textual(q, filter, ts, false);
-    // AND first; the OR of the keywords only fills a window the AND matches leave short.
-    // A capped AND tier already holds more matches than it ranked: OR would only add weaker ones.
-    const result = and.n <= q.window && !and.capped && ts.or && ts.or !== ts.and ? await this.textual(q, filter, ts, true) : and;
-    return this.page(q, result.ranked, result.n, result.capped);
+    return this.textual(q, filter, ts);
   }
 
   /** A tracking-number query or a query without searchable words: the filters select, newest first. */
-  private async filterOnly(q: SearchQuery, filter: { sql: string; bindings: Knex.RawBinding[] }): Promise<SearchPage> {
-    const res = await this.knex.raw(
-      `select f.filing_id, 0::float8 as score, null::jsonb as matches from search_filings f where ${filter.sql}
-       order by f.submission_date desc nulls last, f.filing_id limit ?`,
-      [...filter.bindings, q.window + 1],
-    );
-    const ranked = res.rows as Ranked[];
-    return this.page(q, ranked, ranked.length, false);
+  private filterOnly(q: SearchQuery, filter: Sql): Promise<SearchPage> {
+    const candidates = sql`
+      c as materialized (select ${lit(SORT_COLUMNS)}, 0::float8 as score from search_filings f where ${filter}
+        order by f.submission_date desc nulls last, f.filing_id limit ${q.window + 1}),
+      st as (select (select count(*) from c)::int as n, false as capped),
+      w as (select * from c order by submission_date desc nulls last, filing_id limit ${q.window})`;
+    return this.run(q, candidates, null);
   }
 
   /**
-   * The candidate window of a text query, with bounded work: at most PAGE_CAP matching pages (and
-   * META_CAP matching metadata rows) per tier are ranked, whatever the size of the corpus. The AND
-   * tier takes pages holding every keyword (and every honoured phrase); the OR tier (`or`) adds
-   * pages holding any keyword. When a tier hits its cap, the ranked pages are the first ones the
-   * index yields, not the best of all matches, and the result is not exhaustive.
+   * The candidate window of a text query, with bounded work. Tier 1 (AND): filings whose summary
+   * holds every keyword (and the words of every honoured phrase, which must also occur in one page);
+   * tier 2 (OR), only when tier 1 leaves the window short and was not capped: filings holding any keyword. Each tier
+   * scores at most capFor(window) filings, the first the GIN index yields; a capped tier makes the result
+   * non-exhaustive. Score: ts_rank of the summary for the OR of the keywords, plus 1 in tier 1, plus
+   * the intent's rank at INTENT_WEIGHT, plus META_WEIGHT times the metadata's own match.
    */
-  private async textual(
-    q: SearchQuery,
-    filter: { sql: string; bindings: Knex.RawBinding[] },
-    ts: { and: string | null; or: string | null; phrases: string[]; intent: string | null },
-    or: boolean,
-  ): Promise<{ ranked: Ranked[]; n: number; capped: boolean }> {
-    const rankQ = ts.or ?? ts.phrases[0];
-    const b: Knex.RawBinding[] = [];
-    const inFilter = `exists (select 1 from search_filings f where f.filing_id = p.filing_id and ${filter.sql})`;
-    // Selection of a tier: AND of keywords and phrases; the OR tier takes the others matching any keyword.
-    const phrasesSql = ts.phrases.map(() => `p.tsv @@ ?::tsquery`);
-    const andSel = [...(ts.and ? ['p.tsv @@ ?::tsquery'] : []), ...phrasesSql].join(' and ');
-    const andSelB = [...(ts.and ? [ts.and] : []), ...ts.phrases];
-    const cols = 'p.filing_id, p.file_id, p.file_name, p.version_id, p.tsv';
-    let pagesSql = `(select ${cols} from search_pages p where ${andSel} and ${inFilter} limit ${PAGE_CAP})`;
-    b.push(...andSelB, ...filter.bindings);
-    if (or) {
-      pagesSql += ` union all (select ${cols} from search_pages p where p.tsv @@ ?::tsquery ${phrasesSql.map((x) => `and ${x}`).join(' ')}
-        and not (${andSel}) and ${inFilter} limit ${PAGE_CAP})`;
-      b.push(ts.or, ...ts.phrases, ...andSelB, ...filter.bindings);
-    }
-    const andBonus = ts.and ? `+ (case when p.tsv @@ ?::tsquery then 1 else 0 end)` : '';
-    const intent = ts.intent ? `+ ${INTENT_WEIGHT} * ts_rank_cd(p.tsv, ?::tsquery, ${NORM})` : '';
-    // Metadata cannot hold a phrase condition per page, so with honoured phrases only documents count.
-    const meta = ts.or && !ts.phrases.length;
-    const metaSel = or ? ts.or : ts.and ?? ts.or;
-    const sql = `
-      with pg as materialized (${pagesSql}),
-      ph as (select p.filing_id, p.file_id, p.file_name, p.version_id,
-               ts_rank_cd(p.tsv, ?::tsquery, ${NORM}) ${andBonus} ${intent} as r from pg p),
-      fh as (select filing_id, file_id, file_name, version_id, max(r) as r from ph group by 1, 2, 3, 4),
-      dh as (select filing_id, max(r) + 0.05 * ln(count(*)) as r,
-               jsonb_agg(jsonb_build_object('fileId', file_id, 'name', file_name, 'versionId', version_id) order by r desc, file_id) as matches
-             from fh group by 1),
-      mm as materialized (${meta ? `select f.filing_id, f.meta_tsv from search_filings f where f.meta_tsv @@ ?::tsquery and ${filter.sql} limit ${META_CAP}` : `select null::uuid as filing_id, null::tsvector as meta_tsv where false`}),
-      mh as (select filing_id, ${META_WEIGHT} * (ts_rank_cd(meta_tsv, ?::tsquery, ${NORM}) + (case when meta_tsv @@ ?::tsquery then 1 else 0 end)) as r from mm),
-      c as (select coalesce(dh.filing_id, mh.filing_id) as filing_id, coalesce(dh.r, 0) + coalesce(mh.r, 0) as score, dh.matches
-            from dh full join mh on mh.filing_id = dh.filing_id)
-      select c.*, (select count(*) from c)::int as n,
-        ((select count(*) from pg) >= ${PAGE_CAP} or (select count(*) from mm) >= ${META_CAP}) as capped
-      from c order by score desc, filing_id limit ?`;
-    b.push(rankQ, ...(ts.and ? [ts.and] : []), ...(ts.intent ? [ts.intent] : []));
-    if (meta) b.push(metaSel, ...filter.bindings);
-    b.push(ts.or ?? '', ts.and ?? ts.or ?? '', q.window + 1);
-    // The planner, expecting few matches, would hash the whole filings table for the filter (and scan the
-    // pages for the OR tier); the bounded tiers want index probes per matching page instead.
-    const res = await this.knex.transaction(async (trx) => {
-      await trx.raw('set local enable_hashjoin = off; set local enable_seqscan = off');
-      return (await trx.raw(sql, b)) as { rows: unknown[] };
-    });
-    const rows = res.rows as (Ranked & { n: number; capped: boolean })[];
-    return { ranked: rows, n: rows[0]?.n ?? 0, capped: rows[0]?.capped ?? false };
+  private textual(q: SearchQuery, filter: Sql, ts: TsQueries): Promise<SearchPage> {
+    const tsq = (x: string) => sql`${x}::tsquery`;
+    const all = (xs: string[]) => xs.map((x) => `(${x})`).join(' & ');
+    const andWords = all([...(ts.and ? [ts.and] : []), ...ts.phraseWords]);
+    const orWords = all([...(ts.or ? [ts.or] : []), ...ts.phraseWords]);
+    const rankQ = ts.or ?? ts.phraseWords.map((x) => `(${x})`).join(' | ').replace(/ & /g, ' | ');
+    // A phrase must occur within one page: checked on the pages of a candidate whose summary holds its words,
+    // in score order and only until the window is full (a common phrase costs window + 1 checks, not one per candidate).
+    const inOnePage = join(ts.phrases.map((p) => sql` and exists (select 1 from search_pages p where p.filing_id = x.filing_id and p.tsv @@ ${tsq(p)})`), '');
+    // `doc_tsv || ''` decompresses the summary once per candidate; the scoring below reads it twice or more.
+    const cols = lit(`${SORT_COLUMNS}, f.doc_tsv || ''::tsvector as doc_tsv, f.meta_tsv`);
+    const orTier = ts.or !== null && ts.or !== ts.and;
+    const intent = ts.intent ? sql` + ${lit(INTENT_WEIGHT)} * ts_rank(c.doc_tsv, ${tsq(ts.intent)}, ${lit(NORM)})` : lit('');
+    const meta = ts.or
+      ? sql` + ${lit(META_WEIGHT)} * (ts_rank_cd(c.meta_tsv, ${tsq(ts.or)}, ${lit(NORM)}) + (case when c.meta_tsv @@ ${tsq(ts.and ?? ts.or)} then 1 else 0 end))`
+      : lit('');
+    // The best window + 1 of a tier's candidates that pass the phrase check (`offset 0` keeps the check after the sort).
+    const scored = (from: string, bonus: number) => sql`
+      select * from (select c.filing_id, c.submission_date, c.disposition_date, c.state_status_changed_date, c.company_name, c.state,
+                       ts_rank(c.doc_tsv, ${tsq(rankQ)}, ${lit(NORM)}) + ${lit(bonus)}${intent}${meta} as score
+                     from ${lit(from)} c order by score desc, filing_id offset 0) x
+      where true${inOnePage} limit ${q.window + 1}`;
+    const cap = lit(capFor(q.window));
+    // Tier 2 leaves out tier 1's filings by id: testing `not (doc_tsv @@ and)` would read every summary.
+    const candidates = sql`
+      a as materialized (select ${cols} from search_filings f where f.doc_tsv @@ ${tsq(andWords)} and ${filter} limit ${cap}),
+      sa as materialized (${scored('a', 1)}),
+      o as materialized (${
+        orTier
+          ? sql`select ${cols} from search_filings f where (select count(*) from a) < ${cap} and (select count(*) from sa) < ${q.window}
+                and f.doc_tsv @@ ${tsq(orWords)} and f.filing_id not in (select a.filing_id from a) and ${filter} limit ${cap}`
+          : sql`select ${cols} from search_filings f where false`
+      }),
+      so as materialized (${scored('o', 0)}),
+      c as (select * from sa union all select * from so),
+      st as (select (select count(*) from c)::int as n, ((select count(*) from a) >= ${cap} or (select count(*) from o) >= ${cap}) as capped),
+      w as (select * from c order by score desc, filing_id limit ${q.window})`;
+    // Which files matched, for the returned filings only: pages holding any keyword (and every phrase), best page first.
+    // Each page vector is read from TOAST once (`|| ''` behind `offset 0`, which the planner does not flatten), not per use.
+    const pageSel = all([...(ts.or ? [ts.or] : []), ...ts.phrases]);
+    const andBonus = ts.and ? sql` + (case when p.tsv @@ ${tsq(ts.and)} then 1 else 0 end)` : lit('');
+    const intentP = ts.intent ? sql` + ${lit(INTENT_WEIGHT)} * ts_rank_cd(p.tsv, ${tsq(ts.intent)}, ${lit(NORM)})` : lit('');
+    const matches = sql`
+      select jsonb_agg(jsonb_build_object('fileId', h.file_id, 'name', h.file_name, 'versionId', h.version_id) order by h.r desc, h.file_id) as matches
+      from (select p.file_id, p.file_name, p.version_id, max(ts_rank_cd(p.tsv, ${tsq(rankQ)}, ${lit(NORM)})${andBonus}${intentP}) as r
+            from (select p.file_id, p.file_name, p.version_id, p.tsv || ''::tsvector as tsv from search_pages p where p.filing_id = pg.filing_id offset 0) p
+            where p.tsv @@ ${tsq(pageSel)} group by 1, 2, 3) h`;
+    return this.run(q, candidates, matches);
   }
 
-  /** Sorts the window, cuts the page and reads the records of the page's filings only (the window's are never decoded). */
-  private async page(q: SearchQuery, ranked: Ranked[], n: number, capped: boolean): Promise<SearchPage> {
-    const window = ranked.slice(0, q.window);
-    const exhaustive = n <= q.window && !capped;
-    if (!window.length) return { hits: [], candidates: 0, exhaustive };
-    const res = await this.knex.raw(
-      `with c as (select * from unnest(?::uuid[], ?::float8[], ?::int[]) as c(filing_id, score, i)),
-       o as (select c.i, s.filing_id, row_number() over (order by ${this.orderSql(q.sort)}) as ord
-             from c join search_filings s on s.filing_id = c.filing_id order by ord offset ? limit ?)
-       select o.i, s.record from o join search_filings s on s.filing_id = o.filing_id order by o.ord`,
-      [window.map((r) => r.filing_id), window.map((r) => Number(r.score)), window.map((_, i) => i), q.offset, q.limit],
-    );
-    const rows = res.rows as { i: number; record: CatalogFilingFields }[];
+  /**
+   * One round trip: the candidates (`c`, scored into `s`), the window `w` cut from them, sorted,
+   * the page cut from it; records (and matches) are read for the page's filings only.
+   * Always one row at least, so the counts arrive with an empty page too.
+   */
+  private async run(q: SearchQuery, candidates: Sql, matches: Sql | null): Promise<SearchPage> {
+    const query = sql`
+      with ${candidates},
+      pg as (select w.filing_id, w.score, row_number() over (order by ${lit(this.orderSql(q.sort))}) as ord from w
+             order by ord offset ${q.offset} limit ${q.limit})
+      select st.n, st.capped, x.filing_id, x.score, x.record, x.matches from st left join lateral (
+        select pg.filing_id, pg.score, pg.ord, f.record, ${matches ? lit('m.matches') : lit('null::jsonb as matches')}
+        from pg join search_filings f on f.filing_id = pg.filing_id
+        ${matches ? sql`left join lateral (${matches}) m on true` : lit('')}) x on true
+      order by x.ord`;
+    const res = await this.knex.raw(query.sql, query.b);
+    const rows = res.rows as Row[];
+    const n = rows[0]?.n ?? 0;
+    const capped = rows[0]?.capped ?? false;
     return {
-      hits: rows.map((r) => ({ filing: { ...recordOf(r.record) } as CatalogFilingFields, score: Number(window[r.i].score), matches: window[r.i].matches ?? [] })),
+      hits: rows.filter((r) => r.filing_id).map((r) => ({ filing: { ...recordOf(r.record) } as CatalogFilingFields, score: Number(r.score), matches: r.matches ?? [] })),
       candidates: Math.min(n, q.window),
-      exhaustive,
+      exhaustive: n <= q.window && !capped,
     };
   }
 
@@ -349,16 +402,22 @@ export class PostgresSearchIndex implements SearchIndex {
     const parts = [...(ts.or ? [ts.or] : []), ...ts.phrases];
     if (!parts.length) return out;
     const query = parts.map((p) => `(${p})`).join(' | ');
+    // ts_headline parses (and stems) all the text it is given, which costs more than everything else in
+    // a search; it gets a window of the page from just before the first word that starts like a query
+    // lexeme (English stems are mostly prefixes of their words; a final "i" stands for "y": polici-y).
+    const stems = [...new Set([...query.matchAll(/'((?:[^']|'')+)'/g)].map((m) => ` ${m[1].replaceAll("''", "'").replace(/(?<=...)i$/, '')}`))];
     const res = await this.knex.raw(
       `select x.file_id, x.page_start, x.page_end,
-         ts_headline('${CONFIG}', x.body, ?::tsquery, 'MaxFragments=2, MinWords=12, MaxWords=40, FragmentDelimiter=" … ", StartSel="", StopSel=""') as text
-       from (select p.file_id, p.page_start, p.page_end, p.body,
-               row_number() over (partition by p.file_id order by ts_rank_cd(p.tsv, ?::tsquery, ${NORM}) desc, p.page_start, p.segment) as rn
-             from search_pages p
-             where p.filing_id = any(?::uuid[]) and p.file_id = any(?::uuid[]) and p.tsv @@ ?::tsquery) x
-       where x.rn <= ?
+         ts_headline('${CONFIG}', substr(x.body, greatest(1, x.at - ${PASSAGE_LEAD}), ${PASSAGE_SPAN}), ?::tsquery,
+           'MaxFragments=2, MinWords=12, MaxWords=40, FragmentDelimiter=" … ", StartSel="", StopSel=""') as text
+       from (select y.*, coalesce((select min(nullif(strpos(y.folded, w), 0)) from unnest(?::text[]) w), 1) as at
+             from (select p.file_id, p.page_start, p.page_end, p.body, ' ' || lower(translate(p.body, E'\n\r\t([/"-', '        ')) as folded,
+                     row_number() over (partition by p.file_id order by ts_rank_cd(p.tsv, ?::tsquery, ${NORM}) desc, p.page_start, p.segment) as rn
+                   from search_pages p
+                   where p.filing_id = any(?::uuid[]) and p.file_id = any(?::uuid[]) and p.tsv @@ ?::tsquery) y
+             where y.rn <= ?) x
        order by x.file_id, x.rn`,
-      [query, query, [...new Set(matches.map((m) => m.filingId))], matches.map((m) => m.fileId), query, perFile],
+      [query, stems, query, [...new Set(matches.map((m) => m.filingId))], matches.map((m) => m.fileId), query, perFile],
     );
     for (const r of res.rows as { file_id: string; page_start: number | null; page_end: number | null; text: string }[]) {
       const list = out.get(r.file_id) ?? [];
@@ -367,4 +426,35 @@ export class PostgresSearchIndex implements SearchIndex {
     }
     return out;
   }
+}
+
+/**
+ * Rebuilds the summary vector of the given filings from their metadata (weight A) and pages (file
+ * names B, text D): every word once, its strongest weight on the first of up to SUMMARY_OCCURRENCES
+ * occurrences. Positions are ordinals, not places in the text: the summary serves selection and
+ * ts_rank (word frequency and weight), never phrases or cover density, which the page rows answer.
+ * `wide` filings (very long texts) keep one occurrence per word.
+ */
+export async function summarize(trx: Knex.Transaction | Knex, t: (logical: string) => string, filingIds: string[], wide: string[] = []): Promise<void> {
+  if (!filingIds.length) return;
+  const more = Array.from({ length: SUMMARY_OCCURRENCES }, (_, k) => `'${Array.from({ length: k }, (_, i) => `,${i + 2}`).join('')}'`).join(', ');
+  // A page vector lists a word's positions in order, the file name's (B) first, so weights[1] is its strongest.
+  // tsvector text form: 'lexeme':1A,2,3 with quotes doubled and backslashes escaped (chr(39) = ', chr(92) = \).
+  await trx.raw(
+    `with occ as (
+       select f.filing_id, u.lexeme, 'A' as w, 1 as n from ${t('search_filings')} f, unnest(f.meta_tsv) u where f.filing_id = any(?::uuid[])
+       union all
+       select p.filing_id, u.lexeme, u.weights[1], cardinality(u.positions) from ${t('search_pages')} p, unnest(p.tsv) u where p.filing_id = any(?::uuid[])),
+     lex as (
+       select filing_id, lexeme, min(w) as w, least(sum(n), case when filing_id = any(?::uuid[]) then 1 else ${SUMMARY_OCCURRENCES} end)::int as k
+       from occ group by filing_id, lexeme),
+     sv as (
+       select filing_id, string_agg(
+           chr(39) || replace(replace(lexeme, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39) || ':1' || w || (array[${more}])[k],
+           ' ')::tsvector as v
+       from lex group by filing_id)
+     update ${t('search_filings')} f set doc_tsv = coalesce(sv.v, '') from unnest(?::uuid[]) as i(id) left join sv on sv.filing_id = i.id
+     where f.filing_id = i.id`,
+    [filingIds, filingIds, wide, filingIds],
+  );
 }
