@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import type { EventStore } from '../infra/eventstore/event-store';
 import { withAdvisoryLock } from '../infra/postgres/database';
@@ -11,6 +10,17 @@ const SHADOW = '__rb';
 const SCHEMA_LOCK = 7262612;
 /** Lag is counted up to this many events (readiness compares it with IFRS_READY_MAX_LAG, default 10,000). */
 const LAG_CAP = 1_000_000;
+
+interface Waiter {
+  position: LogPosition;
+  /** This projector reached the position. */
+  reached(): void;
+  /** The engine stopped: the wait re-checks on its own. */
+  abort(): void;
+}
+
+/** While a write waits on a projector whose horizon is held back, it looks again after these pauses (ms). */
+const WAITED_RETRY_MS = [0, 1, 2, 4, 8];
 
 interface Checkpoint {
   position: LogPosition;
@@ -40,7 +50,8 @@ export interface RebuildProgress {
 export class ProjectionEngine {
   private readonly byName = new Map<string, Projector>();
   private readonly positions = new Map<string, LogPosition>();
-  private readonly progress = new EventEmitter();
+  /** Read-your-writes waits per projector, released by the batch that reaches their position. */
+  private readonly waiters = new Map<string, Set<Waiter>>();
   private running = false;
   private assist = true;
   /** Per projector: a poke counter (so a poke during a step is not lost) and the sleeping loop's waker. */
@@ -56,7 +67,6 @@ export class ProjectionEngine {
     private readonly batchSize = 1000,
   ) {
     for (const p of projectors) this.byName.set(p.name, p);
-    this.progress.setMaxListeners(0);
   }
 
   get projectors(): Projector[] {
@@ -147,7 +157,13 @@ export class ProjectionEngine {
     const prev = this.positions.get(name);
     if (!prev || comparePositions(pos, prev) > 0) {
       this.positions.set(name, pos);
-      this.progress.emit('progress', name);
+      const waiting = this.waiters.get(name);
+      if (waiting)
+        for (const w of waiting)
+          if (comparePositions(pos, w.position) >= 0) {
+            waiting.delete(w);
+            w.reached();
+          }
     }
   }
 
@@ -183,6 +199,7 @@ export class ProjectionEngine {
   }
 
   private async runLoop(p: Projector): Promise<void> {
+    let idle = 0;
     while (this.running) {
       let busy = false;
       // A poke during the step must not be lost: compare the count before sleeping.
@@ -191,14 +208,22 @@ export class ProjectionEngine {
       try {
         const r = await this.step(p, p.name, (t) => t, this.batchSize);
         this.note(p.name, r.position);
-        busy = r.applied !== 0 || r.moved;
+        // Only applied events (or a lost race) call for another batch at once. A checkpoint that merely
+        // moved over other projectors' events does not: looping on it kept every projector spinning
+        // under a steady stream of writes.
+        busy = r.applied !== 0;
       } catch (e) {
         this.log.error({ err: e, projection: p.name }, 'projection batch failed; retrying');
         await new Promise((r) => setTimeout(r, 500));
       }
+      // Counts fruitless looks since the last progress or poke, to back off while a horizon stays held.
+      idle = busy || w.pokes !== pokesAtStart ? 0 : idle + 1;
       if (!busy && this.running && w.pokes === pokesAtStart) {
+        // A write that waits here is not below the snapshot horizon yet (an older transaction is still
+        // committing): look again within milliseconds instead of sleeping until the next poke.
+        const pause = this.waiters.get(p.name)?.size ? WAITED_RETRY_MS[Math.min(idle, WAITED_RETRY_MS.length) - 1] : 1000;
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, 1000);
+          const timer = setTimeout(done, pause);
           function done() {
             clearTimeout(timer);
             w.waker = null;
@@ -225,6 +250,7 @@ export class ProjectionEngine {
   async stop(): Promise<void> {
     this.running = false;
     this.poke();
+    for (const waiting of this.waiters.values()) for (const w of [...waiting]) w.abort();
     await Promise.all(this.loops);
     this.loops = [];
     if (this.unlisten) await this.unlisten();
@@ -232,8 +258,9 @@ export class ProjectionEngine {
 
   /**
    * Read-your-writes: resolves once every named projector has reached `position`, or rejects after
-   * `timeoutMs`. Without a local runner (a CLI command next to a running server, say) it polls the
-   * checkpoints that the other process writes.
+   * `timeoutMs`. With local runners the batch that reaches the position releases the wait (no
+   * polling); without them (a CLI command next to a running server, say) it polls the checkpoints
+   * that the other process writes.
    */
   async waitFor(names: string[], position: LogPosition, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
@@ -244,17 +271,7 @@ export class ProjectionEngine {
     while (!names.every(reached)) {
       if (Date.now() > deadline) throw new Error(`projections ${names.filter((n) => !reached(n)).join(', ')} did not reach the write within ${timeoutMs} ms`);
       if (this.running) {
-        for (const n of names) if (!reached(n)) this.wakeProjector(n);
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(finish, 50);
-          const progress = this.progress;
-          function finish() {
-            clearTimeout(t);
-            progress.off('progress', finish);
-            resolve();
-          }
-          progress.on('progress', finish);
-        });
+        await this.untilReached(names.filter((n) => !reached(n)), position, deadline - Date.now() + 1);
       } else {
         // A lone CLI command projects what it waits for itself; an API process in a scaled-out
         // topology only watches the projector's checkpoints (see helpOtherRunners).
@@ -266,6 +283,28 @@ export class ProjectionEngine {
         if (!names.every(reached)) await new Promise((r) => setTimeout(r, 20));
       }
     }
+  }
+
+  /** Registers with each named runner and wakes it; resolves when all reached `position`, on stop or after `ms`. */
+  private untilReached(names: string[], position: LogPosition, ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const mine: [string, Waiter][] = [];
+      let left = names.length;
+      const finish = () => {
+        clearTimeout(timer);
+        for (const [n, w] of mine) this.waiters.get(n)?.delete(w);
+        resolve();
+      };
+      const timer = setTimeout(finish, ms);
+      for (const n of names) {
+        const w: Waiter = { position, reached: () => --left === 0 && finish(), abort: finish };
+        let waiting = this.waiters.get(n);
+        if (!waiting) this.waiters.set(n, (waiting = new Set()));
+        waiting.add(w);
+        mine.push([n, w]);
+        this.wakeProjector(n);
+      }
+    });
   }
 
   /**
