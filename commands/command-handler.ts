@@ -5,6 +5,7 @@ import { ExpectedVersionConflict } from '../src/domain/errors';
 import type { EventMetadata, LogPosition, NewEvent } from '../src/domain/events';
 import type { Logger } from '../src/logger';
 import type { ProjectionEngine } from '../projections/engine';
+import type { StreamStateCache } from './stream-state-cache';
 
 export interface CommandOptions {
   metadata: EventMetadata;
@@ -12,6 +13,13 @@ export interface CommandOptions {
   waitFor?: string[];
   /** Re-decide on a version conflict this many times ("last write wins" operations). */
   retries?: number;
+  /** The stream cannot exist yet (its id was just generated): decide on the initial state without reading it. */
+  newStream?: boolean;
+}
+
+export interface CachedCommandOptions<S> extends CommandOptions {
+  /** Decide on the state this process last wrote to the stream instead of reading it (see StreamStateCache). */
+  cache?: StreamStateCache<S>;
 }
 
 export interface CommandResult<S, E> {
@@ -43,20 +51,47 @@ export class CommandHandler {
     decider: Decider<S, C, E>,
     streamId: string,
     command: C | ((state: S) => C | Promise<C>),
-    opts: CommandOptions,
+    opts: CachedCommandOptions<S>,
   ): Promise<CommandResult<S, E>> {
-    for (let attempt = 0; ; attempt++) {
-      const { state, version } = await this.load(decider, streamId);
-      const cmd = typeof command === 'function' ? await (command as (s: S) => C | Promise<C>)(state) : command;
-      const events = decider.decide(state, cmd);
-      if (events.length === 0) return { state, events, version, position: null };
+    const cache = opts.cache;
+    let assumed: { state: S; version: number } | undefined = opts.newStream ? { state: decider.initialState(), version: 0 } : cache?.get(streamId);
+    for (let attempt = 0; ; ) {
+      const { state, version } = assumed ?? (await this.load(decider, streamId));
+      let events: E[];
+      try {
+        const cmd = typeof command === 'function' ? await (command as (s: S) => C | Promise<C>)(state) : command;
+        events = decider.decide(state, cmd);
+      } catch (e) {
+        // Only an append checks a cached state against the stream: a refusal must come from the stored one.
+        if (assumed && !opts.newStream) {
+          assumed = undefined;
+          continue;
+        }
+        throw e;
+      }
+      if (events.length === 0) {
+        if (assumed && !opts.newStream) {
+          assumed = undefined;
+          continue;
+        }
+        return { state, events, version, position: null };
+      }
       try {
         const r = await this.store.append(streamId, events, version, opts.metadata);
         const after = fold(decider, events as EventLike<E>[], state);
+        // Cached as a reader would fold it: the store keeps event data as JSON (undefined fields vanish).
+        cache?.set(streamId, fold(decider, events.map((e) => ({ ...e, data: JSON.parse(JSON.stringify(e.data ?? {})) })) as EventLike<E>[], state), r.nextVersion);
         await this.awaitProjections(r.position, opts.waitFor);
         return { state: after, events, version: r.nextVersion, position: r.position };
       } catch (e) {
-        if (e instanceof ExpectedVersionConflict && attempt < (opts.retries ?? 0)) continue;
+        if (!(e instanceof ExpectedVersionConflict)) throw e;
+        cache?.delete(streamId);
+        // A state assumed without reading (cached or new) was a guess: reading the stream is not a retry.
+        if (assumed) {
+          assumed = undefined;
+          continue;
+        }
+        if (attempt++ < (opts.retries ?? 0)) continue;
         throw e;
       }
     }

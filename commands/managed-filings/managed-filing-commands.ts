@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type { CommandHandler } from '../command-handler';
+import { StreamStateCache } from '../stream-state-cache';
 import { invalidRequest, notFound, type ErrorDetail } from '../../src/domain/errors';
 import type { EventMetadata } from '../../src/domain/events';
 import type { Principal } from '../../src/identity/principal';
@@ -14,7 +15,7 @@ import {
   MANAGED_FILING_ITEMS_PROJECTION,
 } from '../../projections/managed-filings/names';
 import { completeFields, type FilingFields, type ScheduleType } from './filing-fields';
-import { managedFilingDecider, type Attachment, type ItemChanges, type ManagedFilingCommand } from './managed-filing';
+import { managedFilingDecider, type Attachment, type ItemChanges, type ManagedFilingCommand, type ManagedFilingState } from './managed-filing';
 
 export type CreateFilingInput = Partial<FilingFields> & Pick<FilingFields, 'companyId' | 'jurisdictionId' | 'primaryProductId' | 'filingType'> & { scope: string };
 
@@ -37,6 +38,9 @@ export const streamOf = (filingId: string) => `managedFiling-${filingId}`;
  * models of the matching GETs have caught up.
  */
 export class ManagedFilingCommands {
+  /** Filings this process wrote last: a burst of edits to one filing reads its stream once. */
+  private readonly states = new StreamStateCache<ManagedFilingState>();
+
   constructor(
     private readonly handler: CommandHandler,
     private readonly access: FilingAccessService,
@@ -50,7 +54,14 @@ export class ManagedFilingCommands {
   }
 
   private run(filingId: string, cmd: ManagedFilingCommand, meta: EventMetadata, waitFor: string[], retries = 0) {
-    return this.handler.execute(managedFilingDecider, streamOf(filingId), cmd, { metadata: meta, waitFor: [...waitFor, MANAGED_FILING_HISTORY_PROJECTION], retries });
+    return this.handler.execute(managedFilingDecider, streamOf(filingId), cmd, {
+      metadata: meta,
+      waitFor: [...waitFor, MANAGED_FILING_HISTORY_PROJECTION],
+      retries,
+      cache: this.states,
+      // A create names a filing id generated just now: there is no stream to read.
+      newStream: cmd.type === 'CreateFiling',
+    });
   }
 
   async create(p: Principal, input: CreateFilingInput, requestId: string | null) {

@@ -23,58 +23,71 @@ export class ManagedFilingCommentsProjector implements Projector {
     `);
   }
 
-  private async insert(trx: Knex.Transaction, t: TableNamer, filingId: string, c: CommentState, version: number): Promise<void> {
-    await trx(t('managed_filing_comments'))
-      .insert({
-        id: c.id,
-        filing_id: filingId,
-        thread_id: c.threadId,
-        parent_comment_id: c.parentCommentId,
-        comment_type: c.commentType,
-        actor: c.actor,
-        body: c.body,
-        data: JSON.stringify(c.data),
-        deleted: c.deleted,
-        edited_at: c.editedAt,
-        created_at: c.createdAt,
-        version,
-      })
-      .onConflict('id')
-      .ignore();
+  private row(filingId: string, c: CommentState, version: number): Record<string, unknown> {
+    return {
+      id: c.id,
+      filing_id: filingId,
+      thread_id: c.threadId,
+      parent_comment_id: c.parentCommentId,
+      comment_type: c.commentType,
+      actor: c.actor,
+      body: c.body,
+      data: JSON.stringify(c.data),
+      deleted: c.deleted,
+      edited_at: c.editedAt,
+      created_at: c.createdAt,
+      version,
+    };
   }
 
-  private async setStatus(trx: Knex.Transaction, t: TableNamer, filingId: string, threadId: string, status: string, version: number): Promise<void> {
-    await trx.raw(
-      `insert into ${t('managed_filing_threads')} (filing_id, thread_id, status, version) values (?, ?, ?, ?)
-       on conflict (filing_id, thread_id) do update set status = excluded.status, version = excluded.version
-       where ${t('managed_filing_threads')}.version < excluded.version`,
-      [filingId, threadId, status, version],
-    );
-  }
-
+  /**
+   * A batch in a few statements: new timeline entries in one insert, thread statuses in one upsert
+   * (the last per thread), then edits and tombstones in order. Entries are inserted first because an
+   * edit or a deletion can only follow its comment's creation in the stream.
+   */
   async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+    const inserts: Record<string, unknown>[] = [];
+    const statuses = new Map<string, { filing_id: string; thread_id: string; status: string; version: number }>();
+    const status = (filingId: string, threadId: string, value: string, version: number) =>
+      statuses.set(`${filingId}/${threadId}`, { filing_id: filingId, thread_id: threadId, status: value, version });
+    const changes: { raw: RecordedEvent; e: ManagedFilingEvent }[] = [];
     for (const raw of events) {
       const e = raw as unknown as ManagedFilingEvent;
       switch (e.type) {
         case 'FilingCommentPosted':
-          await this.insert(trx, t, e.data.filingId, e.data.comment, raw.version);
-          if (e.data.comment.parentCommentId === null) await this.setStatus(trx, t, e.data.filingId, e.data.comment.threadId, 'open', raw.version);
-          break;
-        case 'FilingCommentEdited':
-          await trx(t('managed_filing_comments')).where({ id: e.data.commentId }).andWhere('version', '<', raw.version).update({ body: e.data.body, edited_at: e.data.editedAt, version: raw.version });
-          break;
-        case 'FilingCommentDeleted':
-          // A tombstone: the entry stays in the timeline, its text does not.
-          await trx(t('managed_filing_comments')).where({ id: e.data.commentId }).andWhere('version', '<', raw.version).update({ deleted: true, body: '', data: '{}', version: raw.version });
+          inserts.push(this.row(e.data.filingId, e.data.comment, raw.version));
+          if (e.data.comment.parentCommentId === null) status(e.data.filingId, e.data.comment.threadId, 'open', raw.version);
           break;
         case 'FilingThreadResolved':
         case 'FilingThreadReopened':
-          await this.insert(trx, t, e.data.filingId, e.data.comment, raw.version);
-          await this.setStatus(trx, t, e.data.filingId, e.data.threadId, e.type === 'FilingThreadResolved' ? 'resolved' : 'open', raw.version);
+          inserts.push(this.row(e.data.filingId, e.data.comment, raw.version));
+          status(e.data.filingId, e.data.threadId, e.type === 'FilingThreadResolved' ? 'resolved' : 'open', raw.version);
+          break;
+        case 'FilingCommentEdited':
+        case 'FilingCommentDeleted':
+          changes.push({ raw, e });
           break;
         default:
           break;
       }
+    }
+    for (let i = 0; i < inserts.length; i += 500) await trx(t('managed_filing_comments')).insert(inserts.slice(i, i + 500)).onConflict('id').ignore();
+    const rows = [...statuses.values()];
+    for (let i = 0; i < rows.length; i += 1000) {
+      const chunk = rows.slice(i, i + 1000);
+      await trx.raw(
+        `insert into ${t('managed_filing_threads')} (filing_id, thread_id, status, version) values ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}
+         on conflict (filing_id, thread_id) do update set status = excluded.status, version = excluded.version
+         where ${t('managed_filing_threads')}.version < excluded.version`,
+        chunk.flatMap((r) => [r.filing_id, r.thread_id, r.status, r.version]),
+      );
+    }
+    for (const { raw, e } of changes) {
+      if (e.type === 'FilingCommentEdited')
+        await trx(t('managed_filing_comments')).where({ id: e.data.commentId }).andWhere('version', '<', raw.version).update({ body: e.data.body, edited_at: e.data.editedAt, version: raw.version });
+      // A tombstone: the entry stays in the timeline, its text does not.
+      else if (e.type === 'FilingCommentDeleted')
+        await trx(t('managed_filing_comments')).where({ id: e.data.commentId }).andWhere('version', '<', raw.version).update({ deleted: true, body: '', data: '{}', version: raw.version });
     }
   }
 }

@@ -32,29 +32,41 @@ export class ManagedFilingItemsProjector implements Projector {
     `);
   }
 
+  /**
+   * A batch in two statements: the added items in one insert, then every item's changes folded into
+   * one update row each. Folding is safe because the batch holds every change of the projector's
+   * streams in order, and each row keeps the last version it reflects.
+   */
   async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+    const added: Record<string, unknown>[] = [];
+    const changed = new Map<string, { id: string; version: number; updated_at: string; c: ItemChanges }>();
     for (const raw of events) {
       const e = raw as unknown as ManagedFilingEvent;
       if (e.type === 'ManagedFilingItemAdded') {
         const i = e.data.item;
-        await trx(t('managed_filing_items'))
-          .insert({
-            id: i.id,
-            filing_id: i.filingId,
-            ...itemColumns(i),
-            created_at: i.createdAt,
-            updated_at: i.updatedAt,
-            version: raw.version,
-          })
-          .onConflict('id')
-          .ignore();
+        added.push({ id: i.id, filing_id: i.filingId, ...itemColumns(i), created_at: i.createdAt, updated_at: i.updatedAt, version: raw.version });
       } else if (e.type === 'ManagedFilingItemChanged') {
-        // The stream version orders the changes: a replayed older change never overwrites a newer one.
-        await trx(t('managed_filing_items'))
-          .where({ id: e.data.itemId })
-          .andWhere('version', '<', raw.version)
-          .update({ ...itemColumns(e.data.changes), updated_at: e.data.updatedAt, version: raw.version });
+        const prev = changed.get(e.data.itemId);
+        changed.set(e.data.itemId, { id: e.data.itemId, version: raw.version, updated_at: e.data.updatedAt, c: { ...prev?.c, ...e.data.changes } });
       }
     }
+    for (let i = 0; i < added.length; i += 500) await trx(t('managed_filing_items')).insert(added.slice(i, i + 500)).onConflict('id').ignore();
+    if (!changed.size) return;
+    // A key present in the folded changes sets the column (to null, too: unassigning a schedule); an
+    // absent key keeps it. The stream version orders the changes: a replayed older change never wins.
+    const set = (col: string, key: keyof ItemChanges, expr: string) => `${col} = case when v.c -> '${key}' is not null then ${expr} else t.${col} end`;
+    await trx.raw(
+      `update ${t('managed_filing_items')} as t set
+         ${set('artifact_id', 'artifactId', `cast(v.c ->> 'artifactId' as uuid)`)},
+         ${set('artifact_version_id', 'artifactVersionId', `v.c ->> 'artifactVersionId'`)},
+         ${set('schedule_type', 'scheduleType', `v.c ->> 'scheduleType'`)},
+         ${set('schedule_seq_no', 'scheduleSeqNo', `cast(v.c ->> 'scheduleSeqNo' as integer)`)},
+         ${set('context', 'context', `v.c ->> 'context'`)},
+         ${set('attachments', 'attachments', `v.c -> 'attachments'`)},
+         updated_at = v.updated_at, version = v.version
+       from jsonb_to_recordset(cast(? as jsonb)) as v(id uuid, version integer, updated_at timestamptz, c jsonb)
+       where t.id = v.id and t.version < v.version`,
+      [JSON.stringify([...changed.values()])],
+    );
   }
 }

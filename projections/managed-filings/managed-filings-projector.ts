@@ -56,28 +56,33 @@ export class ManagedFilingsProjector implements Projector {
     `);
   }
 
+  /**
+   * New filings go in one insert per batch, before the batch's updates and shares: those can only
+   * follow a filing's creation in its stream, so doing the inserts first keeps each row's order.
+   */
   async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+    const created: Record<string, unknown>[] = [];
+    const later: { raw: RecordedEvent; e: ManagedFilingEvent }[] = [];
     for (const raw of events) {
       const e = raw as unknown as ManagedFilingEvent;
+      if (e.type === 'ManagedFilingCreated') {
+        const d = e.data;
+        created.push({
+          id: d.filingId,
+          scope: d.scope,
+          scope_id: d.scopeId,
+          tenant_id: d.tenantId,
+          filing_mode: d.filingMode,
+          ...fieldsToColumns(d.fields),
+          created_at: d.createdAt,
+          updated_at: d.createdAt,
+          version: raw.version,
+        });
+      } else later.push({ raw, e });
+    }
+    for (let i = 0; i < created.length; i += 500) await trx(t('managed_filings')).insert(created.slice(i, i + 500)).onConflict('id').ignore();
+    for (const { raw, e } of later) {
       switch (e.type) {
-        case 'ManagedFilingCreated': {
-          const d = e.data;
-          await trx(t('managed_filings'))
-            .insert({
-              id: d.filingId,
-              scope: d.scope,
-              scope_id: d.scopeId,
-              tenant_id: d.tenantId,
-              filing_mode: d.filingMode,
-              ...fieldsToColumns(d.fields),
-              created_at: d.createdAt,
-              updated_at: d.createdAt,
-              version: raw.version,
-            })
-            .onConflict('id')
-            .ignore();
-          break;
-        }
         case 'ManagedFilingUpdated': {
           const { filingMode, ...fields } = e.data.changes;
           await trx(t('managed_filings'))

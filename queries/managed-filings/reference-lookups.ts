@@ -20,24 +20,33 @@ const missing = (path: (string | number)[], message: string): ErrorDetail => ({ 
 export class ReferenceLookups {
   constructor(private readonly knex: Knex) {}
 
-  private async existing(kind: ListingKind, scopeId: string, ids: string[]): Promise<Set<string>> {
-    if (!ids.length) return new Set();
-    const rows = await this.knex('scope_listing_entries').where({ kind, scope_id: scopeId }).whereIn('id', ids).select('id');
-    return new Set(rows.map((r) => r.id));
+  /** Which of the given (kind, id) pairs are entries of the scope's listings, in one query. */
+  private async existing(scopeId: string, wanted: Record<ListingKind, string[]>): Promise<Set<string>> {
+    const kinds = (Object.keys(wanted) as ListingKind[]).filter((k) => wanted[k].length);
+    if (!kinds.length) return new Set();
+    const res = await this.knex.raw(
+      `select kind, id from scope_listing_entries where scope_id = ? and (${kinds.map(() => '(kind = ? and id = any(cast(? as uuid[])))').join(' or ')})`,
+      [scopeId, ...kinds.flatMap((k) => [k, wanted[k]])],
+    );
+    return new Set((res.rows as { kind: string; id: string }[]).map((r) => `${r.kind}:${r.id}`));
   }
 
   /** companyId, jurisdictionId and every product id must come from the same scope's listings: 400 otherwise. */
   async checkListings(scopeId: string, f: Partial<Pick<FilingFields, 'companyId' | 'jurisdictionId' | 'primaryProductId' | 'additionalProductIds'>>): Promise<void> {
-    const details: ErrorDetail[] = [];
-    if (f.companyId !== undefined && !(await this.existing('company', scopeId, [f.companyId])).has(f.companyId))
-      details.push(missing(['companyId'], 'companyId is not in the company listing of the filing\'s scope.'));
-    if (f.jurisdictionId !== undefined && !(await this.existing('jurisdiction', scopeId, [f.jurisdictionId])).has(f.jurisdictionId))
-      details.push(missing(['jurisdictionId'], 'jurisdictionId is not in the jurisdiction listing of the filing\'s scope.'));
     const products = [...(f.primaryProductId !== undefined ? [f.primaryProductId] : []), ...(f.additionalProductIds ?? [])];
-    const found = await this.existing('product', scopeId, products);
-    if (f.primaryProductId !== undefined && !found.has(f.primaryProductId)) details.push(missing(['primaryProductId'], 'primaryProductId is not in the product listing of the filing\'s scope.'));
+    const found = await this.existing(scopeId, {
+      company: f.companyId !== undefined ? [f.companyId] : [],
+      jurisdiction: f.jurisdictionId !== undefined ? [f.jurisdictionId] : [],
+      product: products,
+    });
+    const has = (kind: ListingKind, id: string) => found.has(`${kind}:${id}`);
+    const details: ErrorDetail[] = [];
+    if (f.companyId !== undefined && !has('company', f.companyId)) details.push(missing(['companyId'], 'companyId is not in the company listing of the filing\'s scope.'));
+    if (f.jurisdictionId !== undefined && !has('jurisdiction', f.jurisdictionId))
+      details.push(missing(['jurisdictionId'], 'jurisdictionId is not in the jurisdiction listing of the filing\'s scope.'));
+    if (f.primaryProductId !== undefined && !has('product', f.primaryProductId)) details.push(missing(['primaryProductId'], 'primaryProductId is not in the product listing of the filing\'s scope.'));
     (f.additionalProductIds ?? []).forEach((id, i) => {
-      if (!found.has(id)) details.push(missing(['additionalProductIds', i], 'The product is not in the product listing of the filing\'s scope.'));
+      if (!has('product', id)) details.push(missing(['additionalProductIds', i], 'The product is not in the product listing of the filing\'s scope.'));
     });
     if (details.length) throw invalidRequest(details[0].message, details);
   }

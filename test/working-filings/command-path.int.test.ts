@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CommandHandler } from '../../commands/command-handler';
+import { completeFields } from '../../commands/managed-filings/filing-fields';
+import { managedFilingDecider, type ManagedFilingEvent, type ManagedFilingState } from '../../commands/managed-filings/managed-filing';
+import { StreamStateCache } from '../../commands/stream-state-cache';
+import { ManagedFilingCommentsProjector } from '../../projections/managed-filings/comments-projector';
+import { ManagedFilingItemsProjector } from '../../projections/managed-filings/items-projector';
+import { ManagedFilingsProjector } from '../../projections/managed-filings/managed-filings-projector';
+import type { Projector } from '../../projections/projector';
+import { loadConfig } from '../../src/config';
+import type { RecordedEvent } from '../../src/domain/events';
+import { createLogger } from '../../src/logger';
+import { openRuntime, type Runtime } from '../../src/runtime';
+import { TOKENS } from '../../src/tokens';
+import { freshDatabaseUrl } from '../support/postgres';
+
+const NOW = '2025-01-01T00:00:00.000Z';
+const fields = completeFields({
+  companyId: crypto.randomUUID(),
+  jurisdictionId: crypto.randomUUID(),
+  primaryProductId: crypto.randomUUID(),
+  filingType: 'form',
+});
+
+describe('working filings: the command path and batched projections', () => {
+  let rt: Runtime;
+  let handler: CommandHandler;
+  before(async () => {
+    const url = await freshDatabaseUrl();
+    rt = await openRuntime(loadConfig({}, { databaseUrl: url, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-wf-cmd-')) }), createLogger('silent'));
+    handler = rt.container.get<CommandHandler>(TOKENS.CommandHandler);
+  });
+  after(async () => rt.close());
+
+  async function createFiling(cache: StreamStateCache<ManagedFilingState>) {
+    const filingId = crypto.randomUUID();
+    const scopeId = crypto.randomUUID();
+    const cmd = { type: 'CreateFiling' as const, filingId, scope: `mc:${scopeId}`, scopeId, tenantId: 't1', fields, now: NOW, actor: 'u1' };
+    await handler.execute(managedFilingDecider, `managedFiling-${filingId}`, cmd, { metadata: {}, cache, newStream: true });
+    return filingId;
+  }
+
+  it('rule: a command decided on a cached state that another writer moved is re-decided on the stored stream (no 404, no conflict)', async () => {
+    const cache = new StreamStateCache<ManagedFilingState>();
+    const filingId = await createFiling(cache);
+    const stream = `managedFiling-${filingId}`;
+    assert.equal(cache.get(stream)?.version, 1);
+    // Another process (or an import) adds an item: this process's cached state does not know it.
+    const item = { id: crypto.randomUUID(), filingId, artifactId: crypto.randomUUID(), artifactVersionId: 'v1', scheduleType: null, scheduleSeqNo: null, context: null, attachments: [], createdAt: NOW, updatedAt: NOW };
+    await rt.store.append(stream, [{ type: 'ManagedFilingItemAdded', data: { filingId, item } }], 1, {});
+    const patched = await handler.execute(managedFilingDecider, stream, { type: 'PatchItem', itemId: item.id, changes: { context: 'after the import' }, now: NOW }, { metadata: {}, cache });
+    assert.equal(patched.version, 3);
+    assert.equal(patched.state.items[item.id].context, 'after the import');
+    // A stale cached state whose decision succeeds meets a version conflict; the re-read is not a retry.
+    await rt.store.append(stream, [{ type: 'ManagedFilingUpdated', data: { filingId, changes: { description: 'elsewhere' }, updatedAt: NOW } }], 3, {});
+    const updated = await handler.execute(managedFilingDecider, stream, { type: 'UpdateFiling', changes: { serffTrackingNumber: 'ABCD-123' }, now: NOW }, { metadata: {}, cache, retries: 0 });
+    assert.equal(updated.version, 5);
+    assert.equal(updated.state.fields?.description, 'elsewhere');
+    assert.deepEqual(cache.get(stream)?.state, updated.state);
+  });
+
+  it('rule: the cached state equals the state folded from the stored stream', async () => {
+    const cache = new StreamStateCache<ManagedFilingState>();
+    const filingId = await createFiling(cache);
+    const stream = `managedFiling-${filingId}`;
+    const itemId = crypto.randomUUID();
+    const item = { id: itemId, artifactId: crypto.randomUUID(), artifactVersionId: 'v1', scheduleType: 'form' as const, scheduleSeqNo: 3, context: 'x', attachments: [] };
+    await handler.execute(managedFilingDecider, stream, { type: 'AddItem', item, now: NOW }, { metadata: {}, cache });
+    await handler.execute(managedFilingDecider, stream, { type: 'PatchItem', itemId, changes: { scheduleType: null, scheduleSeqNo: null, context: undefined }, now: NOW }, { metadata: {}, cache });
+    assert.deepEqual(cache.get(stream)?.state, (await handler.load(managedFilingDecider, stream)).state);
+  });
+
+  /** The events as the store would hand them out: one stream, versions from 1. */
+  const recorded = (events: ManagedFilingEvent[]) =>
+    events.map((e, i) => ({ ...e, streamId: 'managedFiling-x', version: i + 1, eventId: crypto.randomUUID(), schemaVersion: 1, metadata: {}, recordedAt: new Date(), position: { commit: 1n, prepare: BigInt(i + 1) } })) as unknown as RecordedEvent[];
+
+  /** Applies batches to fresh tables of one projector; returns the rows of `table`. */
+  async function project(p: Projector, batches: RecordedEvent[][], table: string, orderBy = 'id') {
+    const suffix = `__t${crypto.randomBytes(3).toString('hex')}`;
+    const t = (name: string) => name + suffix;
+    await rt.db.knex.transaction((trx) => p.createSchema(trx, t));
+    for (const batch of batches) await rt.db.knex.transaction((trx) => p.apply({ trx, table: t }, batch));
+    const rows = await rt.db.knex(t(table)).select('*').orderBy(orderBy);
+    for (const tab of p.tables) await rt.db.knex.raw(`drop table ?? cascade`, [t(tab)]);
+    return rows;
+  }
+
+  it('rule: a batch of item events in few statements gives what one event at a time gives, and a replay changes nothing', async () => {
+    const f = crypto.randomUUID();
+    const [a, b] = [crypto.randomUUID(), crypto.randomUUID()].sort();
+    const added = (id: string): ManagedFilingEvent => ({
+      type: 'ManagedFilingItemAdded',
+      data: { filingId: f, item: { id, filingId: f, artifactId: f, artifactVersionId: 'v1', scheduleType: 'rate', scheduleSeqNo: 1, context: 'c0', attachments: [], createdAt: NOW, updatedAt: NOW } },
+    });
+    const changed = (id: string, changes: Record<string, unknown>, at: string): ManagedFilingEvent => ({ type: 'ManagedFilingItemChanged', data: { filingId: f, itemId: id, changes, updatedAt: at } });
+    const events = [
+      added(a),
+      changed(a, { context: 'c1' }, '2025-01-02T00:00:00.000Z'),
+      added(b),
+      changed(a, { scheduleType: null, scheduleSeqNo: null }, '2025-01-03T00:00:00.000Z'),
+      changed(b, { attachments: [{ artifactId: f, artifactVersionId: 'v2', artifactName: 'n', artifactVersionNumber: 2 }], artifactVersionId: 'v2' }, '2025-01-04T00:00:00.000Z'),
+      changed(a, { context: 'c2' }, '2025-01-05T00:00:00.000Z'),
+    ];
+    const p = new ManagedFilingItemsProjector();
+    const all = recorded(events);
+    const single = await project(p, all.map((e) => [e]), 'managed_filing_items');
+    // The whole batch, then a replay of it and of an older part: nothing moves backwards.
+    const batched = await project(p, [all, all, all.slice(0, 3)], 'managed_filing_items');
+    assert.deepEqual(batched, single);
+    assert.equal(batched[a < b ? 0 : 1].context, 'c2');
+    assert.equal(batched[a < b ? 0 : 1].schedule_type, null);
+    assert.equal(batched[a < b ? 1 : 0].artifact_version_id, 'v2');
+  });
+
+  it('rule: batched filing and comment projections keep every row and each thread\'s last status', async () => {
+    const f = crypto.randomUUID();
+    const scopeId = crypto.randomUUID();
+    const comment = (id: string, thread: string, parent: string | null) => ({ id, threadId: thread, parentCommentId: parent, commentType: 'message' as const, actor: 'u1', body: `b ${id}`, data: {}, deleted: false, editedAt: null, createdAt: NOW });
+    const t1 = crypto.randomUUID();
+    const reply = crypto.randomUUID();
+    const events: ManagedFilingEvent[] = [
+      { type: 'ManagedFilingCreated', data: { filingId: f, scope: `mc:${scopeId}`, scopeId, tenantId: 't1', filingMode: 'managed', fields, createdAt: NOW, createdBy: 'u1' } },
+      { type: 'FilingCommentPosted', data: { filingId: f, comment: comment(t1, t1, null) } },
+      { type: 'FilingCommentPosted', data: { filingId: f, comment: comment(reply, t1, t1) } },
+      { type: 'FilingThreadResolved', data: { filingId: f, threadId: t1, comment: { ...comment(crypto.randomUUID(), t1, t1), commentType: 'status_change', data: { status: 'resolved' } } } },
+      { type: 'FilingCommentEdited', data: { filingId: f, commentId: reply, body: 'edited', editedAt: NOW } },
+      { type: 'FilingThreadReopened', data: { filingId: f, threadId: t1, comment: { ...comment(crypto.randomUUID(), t1, t1), commentType: 'status_change', data: { status: 'open' } } } },
+      { type: 'FilingThreadResolved', data: { filingId: f, threadId: t1, comment: { ...comment(crypto.randomUUID(), t1, t1), commentType: 'status_change', data: { status: 'resolved' } } } },
+      { type: 'FilingCommentDeleted', data: { filingId: f, commentId: t1, deletedAt: NOW, actor: 'u1' } },
+    ];
+    const c = new ManagedFilingCommentsProjector();
+    const all = recorded(events);
+    assert.deepEqual(await project(c, [all], 'managed_filing_comments'), await project(c, all.map((e) => [e]), 'managed_filing_comments'));
+    const threads = await project(c, [all, all.slice(0, 4), all], 'managed_filing_threads', 'thread_id');
+    assert.deepEqual(
+      threads.map((r) => r.status),
+      ['resolved'],
+    );
+    const filings = await project(new ManagedFilingsProjector(), [all], 'managed_filings');
+    assert.equal(filings.length, 1);
+    assert.equal(filings[0].id, f);
+  });
+});
