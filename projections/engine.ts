@@ -138,28 +138,49 @@ export class ProjectionEngine {
   }
 
   /**
-   * One batch for one projector. Returns the number of events applied, or -1 when another runner
-   * moved the checkpoint first (the caller just tries again).
+   * Moves the checkpoint from `from` to `to` if nobody moved it meanwhile: one statement instead of a
+   * locked re-read plus an upsert. Run after the advisory lock, so its snapshot already sees any
+   * runner that held the lock before us. A missing row (the first batch ever) is inserted.
    */
-  private async step(p: Projector, checkpointName: string, table: TableNamer, limit: number, trxIn?: Knex.Transaction): Promise<{ applied: number; position: LogPosition; moved: boolean }> {
-    const cp = (await this.readCheckpoint(trxIn ?? this.knex, checkpointName)) ?? { position: START, version: p.version };
-    const { events, horizon } = await this.store.readAll({ after: cp.position, limit, types: [...p.eventTypes] });
-    if (comparePositions(horizon, cp.position) <= 0) return { applied: 0, position: cp.position, moved: false };
+  private async advanceCheckpoint(trx: Knex.Transaction, name: string, from: LogPosition, to: LogPosition, version: number): Promise<boolean> {
+    const res = await trx.raw(
+      `update projection_checkpoints set commit_position = ?, prepare_position = ?, version = ?, updated_at = now()
+       where name = ? and commit_position = ? and prepare_position = ?`,
+      [to.commit.toString(), to.prepare.toString(), version, name, from.commit.toString(), from.prepare.toString()],
+    );
+    if (res.rowCount === 1) return true;
+    if (comparePositions(from, START) !== 0) return false;
+    const ins = await trx.raw(
+      `insert into projection_checkpoints (name, commit_position, prepare_position, version, updated_at) values (?, ?, ?, ?, now())
+       on conflict (name) do nothing`,
+      [name, to.commit.toString(), to.prepare.toString(), version],
+    );
+    return ins.rowCount === 1;
+  }
+
+  /**
+   * One batch for one projector. Returns the number of events applied, or -1 when another runner
+   * moved the checkpoint first (the caller just tries again). `known` is the checkpoint this runner
+   * last committed: it saves the unlocked read, and a stale one only costs a lost race.
+   */
+  private async step(p: Projector, checkpointName: string, table: TableNamer, limit: number, trxIn?: Knex.Transaction, known?: LogPosition): Promise<{ applied: number; position: LogPosition; moved: boolean }> {
+    const from = known ?? ((await this.readCheckpoint(trxIn ?? this.knex, checkpointName))?.position ?? START);
+    const { events, horizon } = await this.store.readAll({ after: from, limit, types: [...p.eventTypes] });
+    if (comparePositions(horizon, from) <= 0) return { applied: 0, position: from, moved: false };
     const run = async (trx: Knex.Transaction) => {
-      // Safe without waiting for the WAL flush: the read-model change and its checkpoint commit together
+      // synchronous_commit off is safe here: the read-model change and its checkpoint commit together
       // and the events are already durable, so a crash can only lose whole batches, which are re-applied
       // from the previous checkpoint. Not waiting for the fsync keeps this transaction's id, which holds
-      // back every subscriber's snapshot horizon, open for a much shorter time.
-      await trx.raw('set local synchronous_commit = off');
-      await this.lockCheckpoint(trx, checkpointName);
-      const locked = await this.readCheckpoint(trx, checkpointName);
-      if (locked && comparePositions(locked.position, cp.position) !== 0) return false;
+      // back every subscriber's snapshot horizon, open for a much shorter time. One round trip with the
+      // lock: a batch is on every write's read-your-writes path.
+      await trx.raw(`select set_config('synchronous_commit', 'off', true), pg_advisory_xact_lock(7262613, hashtext(?))`, [checkpointName]);
+      // Checkpoint first: a lost race applies nothing (the transaction then commits empty).
+      if (!(await this.advanceCheckpoint(trx, checkpointName, from, horizon, p.version))) return false;
       if (events.length) await p.apply({ trx, table }, events);
-      await this.writeCheckpoint(trx, checkpointName, horizon, p.version);
       return true;
     };
     const ok = trxIn ? await run(trxIn) : await this.knex.transaction(run);
-    if (!ok) return { applied: -1, position: cp.position, moved: false };
+    if (!ok) return { applied: -1, position: from, moved: false };
     return { applied: events.length, position: horizon, moved: true };
   }
 
@@ -210,19 +231,23 @@ export class ProjectionEngine {
 
   private async runLoop(p: Projector): Promise<void> {
     let idle = 0;
+    // The checkpoint this loop last committed; forgotten after a lost race or an error.
+    let known: LogPosition | undefined;
     while (this.running) {
       let busy = false;
       // A poke during the step must not be lost: compare the count before sleeping.
       const w = this.wake.get(p.name)!;
       const pokesAtStart = w.pokes;
       try {
-        const r = await this.step(p, p.name, (t) => t, this.batchSize);
+        const r = await this.step(p, p.name, (t) => t, this.batchSize, undefined, known);
+        known = r.applied < 0 ? undefined : r.position;
         this.note(p.name, r.position);
         // Only applied events (or a lost race) call for another batch at once. A checkpoint that merely
         // moved over other projectors' events does not: looping on it kept every projector spinning
         // under a steady stream of writes.
         busy = r.applied !== 0;
       } catch (e) {
+        known = undefined;
         this.log.error({ err: e, projection: p.name }, 'projection batch failed; retrying');
         await new Promise((r) => setTimeout(r, 500));
       }
@@ -377,8 +402,10 @@ export class ProjectionEngine {
       });
       let head = await this.store.head();
       let done = 0;
+      let known: LogPosition | undefined = START;
       for (;;) {
-        const r = await this.step(p, cpName, shadow, Math.max(this.batchSize, 5000));
+        const r = await this.step(p, cpName, shadow, Math.max(this.batchSize, 5000), undefined, known);
+        known = r.applied < 0 ? undefined : r.position;
         if (r.applied > 0) done += r.applied;
         onProgress?.({ projector: p.name, events: done, position: r.position, head });
         if (!r.moved) break;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import client, { Gauge, collectDefaultMetrics } from 'prom-client';
+import { answerClientErrorsAsJson } from './http/client-errors';
 import { createApp } from './http/app';
 import type { RouteModule, RouteSpec } from './http/route';
 import type { Runtime } from './runtime';
@@ -117,6 +118,7 @@ export async function startServer(rt: Runtime, opts: { port: number; host: strin
   const app = buildApp(rt);
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
+  answerClientErrorsAsJson(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());

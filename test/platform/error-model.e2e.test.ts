@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import type { Container } from 'inversify';
 import { z } from '../../src/http/zod';
 import { defineRoute, type RouteModule } from '../../src/http/route';
@@ -127,5 +128,22 @@ describe('HTTP error model', () => {
     const r = await api().delete(`/probe/${id}`);
     assert.equal(r.status, 404);
     assert.equal(r.body.code, 'not_found');
+  });
+
+  it('rule: a request the HTTP parser rejects (headers over 16 KiB, broken syntax) still gets a coded JSON error', async () => {
+    const long = await api().get(`/probe/${id}?tag=${'x'.repeat(20_000)}`);
+    assert.equal(long.status, 431);
+    assert.equal(long.body.code, 'request_header_too_large');
+    assert.equal(typeof long.body.requestId, 'string');
+    const { port } = new URL(t.baseUrl);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const s = net.connect(Number(port), '127.0.0.1', () => s.end('GET /api/v2/users/me HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n'));
+      let out = '';
+      s.on('data', (d) => (out += d));
+      s.on('end', () => resolve(out));
+      s.on('error', reject);
+    });
+    assert.match(raw, /^HTTP\/1\.1 400 /);
+    assert.equal(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)).code, 'invalid_request');
   });
 });
