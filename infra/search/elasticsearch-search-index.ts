@@ -2,7 +2,7 @@ import type { Client, estypes } from '@elastic/elasticsearch';
 import type { Knex } from 'knex';
 import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
 import type { IndexWriteContext, IndexedFiling, MatchRef, Passage, SearchHit, SearchIndex, SearchPage, SearchQuery, SortKey } from '../../src/ports/search-index';
-import { INDEX_MAPPINGS, INDEX_SETTINGS } from './elasticsearch/mapping';
+import { INDEX_MAPPINGS, INDEX_SETTINGS, KIND_FILING, filingDocId } from './elasticsearch/mapping';
 import { WEIGHTS, filterOnlyQuery, highlightQuery, isTextual, pageQuery, rankingQuery, type TextQuery } from './elasticsearch/query';
 import { removeFilings, upsertFilings } from './elasticsearch/writes';
 
@@ -136,7 +136,10 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     });
   }
 
-  /** The best `window + 1` filings: collapse on filingId ranks each filing by its best document. */
+  /**
+   * The best `window + 1` filings by page score (collapse on filingId keeps each filing's best document),
+   * ordered by that score. The file bonus is added later, and only where it can change the page.
+   */
   private async rank(q: SearchQuery, text: TextQuery | null): Promise<Candidate[]> {
     const size = q.window + 1;
     if (!isTextual(text)) {
@@ -166,14 +169,10 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     // AND first (far fewer documents to score than OR for common words); the OR only when the AND matches leave the window short.
     let res = await collapsed(true);
     if (res.hits.hits.length < size && (text.keywords ?? '').trim().split(/\s+/).length > 1) res = await collapsed(false);
-    const out = res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] }));
-    const candidates = this.candidatesOf(out, q.sort, true);
-    await this.addFileBonus(text, candidates);
-    candidates.sort((a, b) => b.score - a.score || (a.filingId < b.filingId ? -1 : a.filingId > b.filingId ? 1 : 0));
-    return candidates;
+    return this.candidatesOf(res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, true);
   }
 
-  /** `+ files · ln(files matched)` per filing, counted over the candidates only. */
+  /** `+ files · ln(files matched)` per filing, counted over the given candidates only. */
   private async addFileBonus(text: TextQuery, candidates: Candidate[]): Promise<void> {
     if (!candidates.length) return;
     const res = await this.client.search({
@@ -189,6 +188,26 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       const n = files.get(c.filingId) ?? 0;
       if (n > 1) c.score += WEIGHTS.files * Math.log(n);
     }
+  }
+
+  /**
+   * The window, sorted, with the file bonus where it can matter. With relevance among the sort keys
+   * every candidate gets it before the window is cut (scores decide the order). With metadata keys only,
+   * the bonus just breaks ties between filings whose keys are all equal, so it is fetched only for the
+   * tie groups that overlap the requested page: mostly none, which saves a request over the window.
+   */
+  private async window(q: SearchQuery, text: TextQuery | null, ranked: Candidate[]): Promise<Candidate[]> {
+    if (!isTextual(text)) return this.order(ranked.slice(0, q.window), q.sort);
+    if (q.sort.some((k) => k.field === 'relevance')) {
+      await this.addFileBonus(text, ranked);
+      ranked.sort((a, b) => b.score - a.score || (a.filingId < b.filingId ? -1 : a.filingId > b.filingId ? 1 : 0));
+      return this.order(ranked.slice(0, q.window), q.sort);
+    }
+    const sorted = this.order(ranked.slice(0, q.window), q.sort);
+    const tied = tiesOverlapping(sorted, q.sort, q.offset, q.offset + q.limit);
+    if (!tied.length) return sorted;
+    await this.addFileBonus(text, tied);
+    return this.order(sorted, q.sort);
   }
 
   /** Sort within the window: each key nulls last, then relevance, then filing id (as the Postgres ORDER BY). */
@@ -212,49 +231,50 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     return [...candidates].sort(cmp);
   }
 
-  private async records(ids: string[]): Promise<Map<string, CatalogFilingFields>> {
-    if (!ids.length) return new Map();
-    const res = await this.client.mget<{ record: CatalogFilingFields }>({ index: this.alias, ids, _source_includes: ['record'] });
-    const out = new Map<string, CatalogFilingFields>();
-    for (const d of res.docs) {
-      const doc = d as estypes.GetGetResult<{ record: CatalogFilingFields }>;
-      if (doc.found && doc._source) out.set(doc._id, doc._source.record);
+  /**
+   * Records and matched files of the page's filings in one `_msearch`: the filing documents (their
+   * `record`), and the page documents collapsed on fileId, best page first, for `matches`.
+   */
+  private async details(text: TextQuery | null, ids: string[]): Promise<{ records: Map<string, CatalogFilingFields>; matches: Map<string, SearchHit['matches']> }> {
+    const records = new Map<string, CatalogFilingFields>();
+    const matches = new Map<string, SearchHit['matches']>();
+    if (!ids.length) return { records, matches };
+    const searches: estypes.MsearchRequestItem[] = [
+      { index: this.alias },
+      { query: { bool: { filter: [{ term: { kind: KIND_FILING } }, { ids: { values: ids.map(filingDocId) } }] } }, size: ids.length, _source: ['record'], track_total_hits: false },
+    ];
+    const textual = isTextual(text);
+    if (textual) {
+      searches.push({ index: this.alias }, {
+        query: pageQuery(text, ids),
+        collapse: { field: 'fileId' },
+        sort: BY_SCORE_THEN_FILE,
+        size: Math.min(10_000, ids.length * FILES_PER_FILING),
+        stored_fields: ['_none_'],
+        docvalue_fields: ['filingId', 'fileId', 'fileName.raw', 'versionId'],
+        track_total_hits: false,
+      });
     }
-    return out;
-  }
-
-  /** The matched files of the page's filings, best page first: collapse on fileId. */
-  private async matches(text: TextQuery | null, ids: string[]): Promise<Map<string, SearchHit['matches']>> {
-    const out = new Map<string, SearchHit['matches']>();
-    if (!isTextual(text) || !ids.length) return out;
-    const res = await this.client.search({
-      index: this.alias,
-      query: pageQuery(text, ids),
-      collapse: { field: 'fileId' },
-      sort: BY_SCORE_THEN_FILE,
-      size: Math.min(10_000, ids.length * FILES_PER_FILING),
-      stored_fields: ['_none_'],
-      docvalue_fields: ['filingId', 'fileId', 'fileName.raw', 'versionId'],
-      track_total_hits: false,
-    });
+    const res = await this.client.msearch<{ record: CatalogFilingFields }>({ searches });
+    const [recs, files] = res.responses.map(okOrThrow);
+    for (const h of recs.hits.hits) if (h._source) records.set(h._id!, h._source.record);
+    if (!files) return { records, matches };
     const one = (h: estypes.SearchHit, f: string) => ((h.fields?.[f] as string[] | undefined) ?? [null])[0];
-    for (const h of res.hits.hits) {
+    for (const h of files.hits.hits) {
       const filingId = one(h, 'filingId')!;
-      const list = out.get(filingId) ?? [];
+      const list = matches.get(filingId) ?? [];
       if (list.length < FILES_PER_FILING) list.push({ fileId: one(h, 'fileId')!, versionId: one(h, 'versionId'), name: one(h, 'fileName.raw') ?? '' });
-      out.set(filingId, list);
+      matches.set(filingId, list);
     }
-    return out;
+    return { records, matches };
   }
 
   async search(q: SearchQuery): Promise<SearchPage> {
     const text = await this.textOf(q);
     const ranked = await this.rank(q, text);
     const n = ranked.length;
-    const window = ranked.slice(0, q.window);
-    const page = this.order(window, q.sort).slice(q.offset, q.offset + q.limit);
-    const ids = page.map((c) => c.filingId);
-    const [records, matches] = await Promise.all([this.records(ids), this.matches(text, ids)]);
+    const page = (await this.window(q, text, ranked)).slice(q.offset, q.offset + q.limit);
+    const { records, matches } = await this.details(text, page.map((c) => c.filingId));
     return {
       hits: page.filter((c) => records.has(c.filingId)).map((c) => ({ filing: records.get(c.filingId)!, score: c.score, matches: matches.get(c.filingId) ?? [] })),
       candidates: Math.min(n, q.window),
@@ -263,40 +283,43 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   /**
-   * Up to `perFile` passages per file from its best pages: pass k collapses on fileId and
-   * highlights each file's best page not taken by an earlier pass, so the cost is `perFile`
-   * requests whatever the number of files (inner_hits would run one search per file).
+   * Up to `perFile` passages per file from its best pages, in one request: collapse on fileId, and
+   * per file the `perFile` best pages as inner hits, highlighted (Elasticsearch expands the inner
+   * hits of all files in one internal multi-search).
    */
   async passages(q: SearchQuery, matches: MatchRef[], perFile: number): Promise<Map<string, Passage[]>> {
     const out = new Map<string, Passage[]>();
     const text = await this.textOf(q);
-    if (!matches.length || !isTextual(text)) return out;
+    if (!matches.length || !isTextual(text) || perFile < 1) return out;
     const fileIds = [...new Set(matches.map((m) => m.fileId))];
     const filingIds = [...new Set(matches.map((m) => m.filingId))];
-    const taken: string[] = [];
-    for (let pass = 0; pass < perFile; pass++) {
-      const base = pageQuery({ ...text, intent: null }, filingIds, fileIds, false);
-      const query: estypes.QueryDslQueryContainer = taken.length ? { bool: { must: [base], must_not: [{ ids: { values: taken } }] } } : base;
-      const res = await this.client.search<{ fileId: string; page: number | null }>({
-        index: this.alias,
-        query,
-        collapse: { field: 'fileId' },
-        sort: BY_SCORE_THEN_PAGE,
-        size: fileIds.length,
-        _source: ['fileId', 'page'],
-        track_total_hits: false,
-        highlight: {
-          highlight_query: highlightQuery(text),
-          fields: { body: { type: 'unified', fragment_size: 160, number_of_fragments: 2, no_match_size: 160 } },
-          pre_tags: [''],
-          post_tags: [''],
+    const res = await this.client.search({
+      index: this.alias,
+      query: pageQuery({ ...text, intent: null }, filingIds, fileIds, false),
+      collapse: {
+        field: 'fileId',
+        inner_hits: {
+          name: 'best',
+          size: perFile,
+          sort: BY_SCORE_THEN_PAGE,
+          _source: ['fileId', 'page'],
+          highlight: {
+            highlight_query: highlightQuery(text),
+            fields: { body: { type: 'unified', fragment_size: 160, number_of_fragments: 2, no_match_size: 160 } },
+            pre_tags: [''],
+            post_tags: [''],
+          },
         },
-      });
-      if (!res.hits.hits.length) break;
-      for (const h of res.hits.hits) {
-        taken.push(h._id!);
-        const s = h._source!;
-        const fragments = h.highlight?.body ?? [];
+      },
+      sort: BY_SCORE_THEN_FILE,
+      size: fileIds.length,
+      stored_fields: ['_none_'],
+      track_total_hits: false,
+    });
+    for (const h of res.hits.hits) {
+      for (const inner of h.inner_hits?.best?.hits.hits ?? []) {
+        const s = inner._source as { fileId: string; page: number | null };
+        const fragments = inner.highlight?.body ?? [];
         if (!fragments.length) continue;
         const list = out.get(s.fileId) ?? [];
         list.push({ text: fragments.join(' … ').replace(/\s+/g, ' ').trim(), pageStart: s.page ?? null, pageEnd: s.page ?? null });
@@ -307,3 +330,20 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 }
 
+function okOrThrow<T>(r: estypes.MsearchResponseItem<T>): estypes.MsearchMultiSearchItem<T> {
+  if ('error' in r) throw new Error(`search index: ${r.error.type}: ${r.error.reason ?? ''}`);
+  return r;
+}
+
+/** Candidates (of a window in sort order) that share every sort key with a neighbour, in tie groups that overlap [from, to). */
+export function tiesOverlapping<C extends { fields: Record<string, string | null> }>(sorted: C[], sort: SortKey[], from: number, to: number): C[] {
+  const same = (a: C, b: C) => sort.every((k) => k.field === 'relevance' || a.fields[k.field] === b.fields[k.field]);
+  const out: C[] = [];
+  let start = 0;
+  for (let i = 1; i <= sorted.length; i++) {
+    if (i < sorted.length && same(sorted[start], sorted[i])) continue;
+    if (i - start > 1 && start < to && i > from) out.push(...sorted.slice(start, i));
+    start = i;
+  }
+  return out;
+}
