@@ -5,6 +5,7 @@ import type { IndexWriteContext, IndexedFiling, MatchRef, Passage, SearchHit, Se
 import { INDEX_MAPPINGS, INDEX_SETTINGS, KIND_FILING, filingDocId } from './elasticsearch/mapping';
 import { WEIGHTS, filterOnlyQuery, highlightQuery, isTextual, pageQuery, rankingQuery, type TextQuery } from './elasticsearch/query';
 import { removeFilings, upsertFilings } from './elasticsearch/writes';
+import { PAGES_KEPT, groupMatchedPages, matchedPagesRequest } from './elasticsearch/matched-pages';
 
 /** Matched files listed per filing (the endpoint shows 20). */
 const FILES_PER_FILING = 20;
@@ -24,8 +25,6 @@ const SORT_FIELDS: Record<Exclude<SortKey['field'], 'relevance'>, string> = {
 };
 
 const BY_SCORE_THEN_FILING: estypes.Sort = [{ _score: { order: 'desc' } }, { filingId: { order: 'asc' } }];
-const BY_SCORE_THEN_FILE: estypes.Sort = [{ _score: { order: 'desc' } }, { fileId: { order: 'asc' } }];
-const BY_SCORE_THEN_PAGE: estypes.Sort = [{ _score: { order: 'desc' } }, { page: { order: 'asc', missing: '_last' } }, { segment: { order: 'asc' } }];
 /** Filters alone: newest first, as the Postgres adapter. */
 const NEWEST_FIRST: estypes.Sort = [{ submissionDate: { order: 'desc', missing: '_last' } }, { filingId: { order: 'asc' } }];
 
@@ -56,6 +55,8 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   /** Projector version 101: moving a database from the Postgres adapter to this one rebuilds the projection into Elasticsearch. */
   readonly schemaVersion = 100;
   private readonly alias: string;
+  /** Each file's best pages as `search` found them, for `passages` of the same query (the endpoint calls both with one object). */
+  private readonly pagesOf = new WeakMap<SearchQuery, Map<string, string[]>>();
 
   constructor(private readonly client: Client, options: ElasticsearchSearchIndexOptions = {}) {
     this.alias = options.alias ?? 'ifrs-search';
@@ -232,41 +233,24 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   /**
-   * Records and matched files of the page's filings in one `_msearch`: the filing documents (their
-   * `record`), and the page documents collapsed on fileId, best page first, for `matches`.
+   * Records and matched pages of the page's filings in one `_msearch`: the filing documents (their
+   * `record`), and the matching page documents by score from doc values (see `elasticsearch/matched-pages.ts`).
    */
-  private async details(text: TextQuery | null, ids: string[]): Promise<{ records: Map<string, CatalogFilingFields>; matches: Map<string, SearchHit['matches']> }> {
+  private async details(q: SearchQuery, text: TextQuery | null, ids: string[]): Promise<{ records: Map<string, CatalogFilingFields>; matches: Map<string, SearchHit['matches']> }> {
     const records = new Map<string, CatalogFilingFields>();
-    const matches = new Map<string, SearchHit['matches']>();
-    if (!ids.length) return { records, matches };
+    if (!ids.length) return { records, matches: new Map() };
     const searches: estypes.MsearchRequestItem[] = [
       { index: this.alias },
       { query: { bool: { filter: [{ term: { kind: KIND_FILING } }, { ids: { values: ids.map(filingDocId) } }] } }, size: ids.length, _source: ['record'], track_total_hits: false },
     ];
-    const textual = isTextual(text);
-    if (textual) {
-      searches.push({ index: this.alias }, {
-        query: pageQuery(text, ids),
-        collapse: { field: 'fileId' },
-        sort: BY_SCORE_THEN_FILE,
-        size: Math.min(10_000, ids.length * FILES_PER_FILING),
-        stored_fields: ['_none_'],
-        docvalue_fields: ['filingId', 'fileId', 'fileName.raw', 'versionId'],
-        track_total_hits: false,
-      });
-    }
+    if (isTextual(text)) searches.push({ index: this.alias }, matchedPagesRequest(pageQuery(text, ids)) as estypes.MsearchMultisearchBody);
     const res = await this.client.msearch<{ record: CatalogFilingFields }>({ searches });
-    const [recs, files] = res.responses.map(okOrThrow);
+    const [recs, pages] = res.responses.map(okOrThrow);
     for (const h of recs.hits.hits) if (h._source) records.set(h._id!, h._source.record);
-    if (!files) return { records, matches };
-    const one = (h: estypes.SearchHit, f: string) => ((h.fields?.[f] as string[] | undefined) ?? [null])[0];
-    for (const h of files.hits.hits) {
-      const filingId = one(h, 'filingId')!;
-      const list = matches.get(filingId) ?? [];
-      if (list.length < FILES_PER_FILING) list.push({ fileId: one(h, 'fileId')!, versionId: one(h, 'versionId'), name: one(h, 'fileName.raw') ?? '' });
-      matches.set(filingId, list);
-    }
-    return { records, matches };
+    if (!pages) return { records, matches: new Map() };
+    const grouped = groupMatchedPages(pages.hits.hits, FILES_PER_FILING);
+    this.pagesOf.set(q, grouped.pages);
+    return { records, matches: grouped.files };
   }
 
   async search(q: SearchQuery): Promise<SearchPage> {
@@ -274,7 +258,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     const ranked = await this.rank(q, text);
     const n = ranked.length;
     const page = (await this.window(q, text, ranked)).slice(q.offset, q.offset + q.limit);
-    const { records, matches } = await this.details(text, page.map((c) => c.filingId));
+    const { records, matches } = await this.details(q, text, page.map((c) => c.filingId));
     return {
       hits: page.filter((c) => records.has(c.filingId)).map((c) => ({ filing: records.get(c.filingId)!, score: c.score, matches: matches.get(c.filingId) ?? [] })),
       candidates: Math.min(n, q.window),
@@ -283,48 +267,45 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   /**
-   * Up to `perFile` passages per file from its best pages, in one request: collapse on fileId, and
-   * per file the `perFile` best pages as inner hits, highlighted (Elasticsearch expands the inner
-   * hits of all files in one internal multi-search).
+   * Up to `perFile` passages per file from its best pages (by the score that ordered the matches),
+   * highlighted in one request by page id. The best pages are those `search` found for the same
+   * query object (the endpoint passes it on); otherwise one doc-values search finds them first.
    */
   async passages(q: SearchQuery, matches: MatchRef[], perFile: number): Promise<Map<string, Passage[]>> {
     const out = new Map<string, Passage[]>();
     const text = await this.textOf(q);
     if (!matches.length || !isTextual(text) || perFile < 1) return out;
     const fileIds = [...new Set(matches.map((m) => m.fileId))];
-    const filingIds = [...new Set(matches.map((m) => m.filingId))];
-    const res = await this.client.search({
+    let best = this.pagesOf.get(q);
+    if (!best || perFile > PAGES_KEPT || fileIds.some((f) => !best!.has(f))) {
+      const filingIds = [...new Set(matches.map((m) => m.filingId))];
+      const res = await this.client.search({ index: this.alias, ...matchedPagesRequest(pageQuery(text, filingIds, fileIds)) });
+      best = groupMatchedPages(res.hits.hits, Number.MAX_SAFE_INTEGER).pages;
+    }
+    const ids = fileIds.flatMap((f) => (best.get(f) ?? []).slice(0, perFile));
+    if (!ids.length) return out;
+    const res = await this.client.search<{ fileId: string; page: number | null }>({
       index: this.alias,
-      query: pageQuery({ ...text, intent: null }, filingIds, fileIds, false),
-      collapse: {
-        field: 'fileId',
-        inner_hits: {
-          name: 'best',
-          size: perFile,
-          sort: BY_SCORE_THEN_PAGE,
-          _source: ['fileId', 'page'],
-          highlight: {
-            highlight_query: highlightQuery(text),
-            fields: { body: { type: 'unified', fragment_size: 160, number_of_fragments: 2, no_match_size: 160 } },
-            pre_tags: [''],
-            post_tags: [''],
-          },
-        },
-      },
-      sort: BY_SCORE_THEN_FILE,
-      size: fileIds.length,
-      stored_fields: ['_none_'],
+      query: { ids: { values: ids } },
+      size: ids.length,
+      _source: ['fileId', 'page'],
       track_total_hits: false,
+      highlight: {
+        highlight_query: highlightQuery(text),
+        fields: { body: { type: 'unified', fragment_size: 160, number_of_fragments: 2, no_match_size: 160 } },
+        pre_tags: [''],
+        post_tags: [''],
+      },
     });
-    for (const h of res.hits.hits) {
-      for (const inner of h.inner_hits?.best?.hits.hits ?? []) {
-        const s = inner._source as { fileId: string; page: number | null };
-        const fragments = inner.highlight?.body ?? [];
-        if (!fragments.length) continue;
-        const list = out.get(s.fileId) ?? [];
-        list.push({ text: fragments.join(' … ').replace(/\s+/g, ' ').trim(), pageStart: s.page ?? null, pageEnd: s.page ?? null });
-        out.set(s.fileId, list);
-      }
+    const byId = new Map(res.hits.hits.map((h) => [h._id!, h]));
+    for (const id of ids) {
+      const h = byId.get(id);
+      const fragments = h?.highlight?.body ?? [];
+      if (!h?._source || !fragments.length) continue;
+      const s = h._source;
+      const list = out.get(s.fileId) ?? [];
+      list.push({ text: fragments.join(' … ').replace(/\s+/g, ' ').trim(), pageStart: s.page ?? null, pageEnd: s.page ?? null });
+      out.set(s.fileId, list);
     }
     return out;
   }
