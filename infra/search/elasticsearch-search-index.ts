@@ -3,10 +3,13 @@ import type { Knex } from 'knex';
 import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
 import type { IndexWriteContext, IndexedFiling, MatchRef, Passage, SearchHit, SearchIndex, SearchPage, SearchQuery, SortKey } from '../../src/ports/search-index';
 import { INDEX_MAPPINGS, INDEX_SETTINGS, KIND_FILING, filingDocId } from './elasticsearch/mapping';
-import { WEIGHTS, filterOnlyQuery, highlightQuery, isTextual, pageQuery, rankingQuery, type TextQuery } from './elasticsearch/query';
+import { WEIGHTS, filterOnlyQuery, isTextual, pageQuery, rankingQuery, type TextQuery } from './elasticsearch/query';
 import { removeFilings, upsertFilings } from './elasticsearch/writes';
 import { PAGES_KEPT, groupMatchedPages, matchedPagesRequest } from './elasticsearch/matched-pages';
+import { passageText } from './elasticsearch/passage-text';
 
+/** Query texts whose stems are kept (passages). */
+const STEMS_CACHED = 1000;
 /** Matched files listed per filing (the endpoint shows 20). */
 const FILES_PER_FILING = 20;
 /** The stop words of Elasticsearch's `english` analyzer (Lucene's English stop set). */
@@ -57,6 +60,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   private readonly alias: string;
   /** Each file's best pages as `search` found them, for `passages` of the same query (the endpoint calls both with one object). */
   private readonly pagesOf = new WeakMap<SearchQuery, Map<string, string[]>>();
+  private readonly stems = new Map<string, string[]>();
 
   constructor(private readonly client: Client, options: ElasticsearchSearchIndexOptions = {}) {
     this.alias = options.alias ?? 'ifrs-search';
@@ -113,6 +117,18 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   // ---- search ----
+
+  /** The `english` stems of the query's keywords and phrases (what passages look for), cached per text. */
+  private async stemsOf(text: TextQuery): Promise<string[]> {
+    const words = [text.keywords ?? '', ...text.phrases].join(' ').trim();
+    const hit = this.stems.get(words);
+    if (hit) return hit;
+    const res = await this.client.indices.analyze({ index: this.alias, field: 'body', text: words });
+    const stems = [...new Set((res.tokens ?? []).map((t) => t.token))];
+    if (this.stems.size >= STEMS_CACHED) this.stems.delete(this.stems.keys().next().value!);
+    this.stems.set(words, stems);
+    return stems;
+  }
 
   /** Keywords that analyse to no term (only stop words) select nothing by text, as plainto_tsquery's empty query. */
   private async textOf(q: SearchQuery): Promise<TextQuery | null> {
@@ -268,7 +284,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
 
   /**
    * Up to `perFile` passages per file from its best pages (by the score that ordered the matches),
-   * highlighted in one request by page id. The best pages are those `search` found for the same
+   * read in one request by page id and cut into passages here (`elasticsearch/passage-text.ts`). The best pages are those `search` found for the same
    * query object (the endpoint passes it on); otherwise one doc-values search finds them first.
    */
   async passages(q: SearchQuery, matches: MatchRef[], perFile: number): Promise<Map<string, Passage[]>> {
@@ -284,27 +300,23 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     }
     const ids = fileIds.flatMap((f) => (best.get(f) ?? []).slice(0, perFile));
     if (!ids.length) return out;
-    const res = await this.client.search<{ fileId: string; page: number | null }>({
-      index: this.alias,
-      query: { ids: { values: ids } },
-      size: ids.length,
-      _source: ['fileId', 'page'],
-      track_total_hits: false,
-      highlight: {
-        highlight_query: highlightQuery(text),
-        fields: { body: { type: 'unified', fragment_size: 160, number_of_fragments: 2, no_match_size: 160 } },
-        pre_tags: [''],
-        post_tags: [''],
-      },
-    });
-    const byId = new Map(res.hits.hits.map((h) => [h._id!, h]));
+    const [stems, res] = await Promise.all([
+      this.stemsOf(text),
+      this.client.search<{ fileId: string; page: number | null; body?: string }>({
+        index: this.alias,
+        query: { ids: { values: ids } },
+        size: ids.length,
+        _source: ['fileId', 'page', 'body'],
+        track_total_hits: false,
+      }),
+    ]);
+    const byId = new Map(res.hits.hits.map((h) => [h._id!, h._source!]));
     for (const id of ids) {
-      const h = byId.get(id);
-      const fragments = h?.highlight?.body ?? [];
-      if (!h?._source || !fragments.length) continue;
-      const s = h._source;
+      const s = byId.get(id);
+      const passage = s ? passageText(s.body ?? '', stems) : null;
+      if (!s || !passage) continue;
       const list = out.get(s.fileId) ?? [];
-      list.push({ text: fragments.join(' … ').replace(/\s+/g, ' ').trim(), pageStart: s.page ?? null, pageEnd: s.page ?? null });
+      list.push({ text: passage, pageStart: s.page ?? null, pageEnd: s.page ?? null });
       out.set(s.fileId, list);
     }
     return out;
