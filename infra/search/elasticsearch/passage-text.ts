@@ -21,17 +21,41 @@ interface Fragment {
   score: number;
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** One regular expression per stem list: each stem (and its shortened form) as a numbered group, at the start of a word. */
+const patterns = new Map<string, { re: RegExp; stemOfGroup: number[] }>();
 
-function matcher(stems: string[]): (word: string) => string | null {
-  const forms = stems
-    .filter((s) => s.length > 0)
-    .map((s) => ({ stem: s, prefixes: [s, ...(s.length > 3 && (s.endsWith('i') || s.endsWith('e')) ? [s.slice(0, -1)] : [])] }));
-  return (word) => {
-    const w = word.toLowerCase();
-    for (const f of forms) for (const p of f.prefixes) if (w.startsWith(p)) return f.stem;
-    return null;
-  };
+function patternOf(stems: string[]): { re: RegExp; stemOfGroup: number[] } | null {
+  const key = stems.join('\u0000');
+  const cached = patterns.get(key);
+  if (cached) return cached;
+  const alts: string[] = [];
+  const stemOfGroup: number[] = [];
+  stems.forEach((s, i) => {
+    if (!s) return;
+    const forms = [s, ...(s.length > 3 && (s.endsWith('i') || s.endsWith('e')) ? [s.slice(0, -1)] : [])];
+    for (const f of forms) {
+      alts.push(`(${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`);
+      stemOfGroup.push(i);
+    }
+  });
+  if (!alts.length) return null;
+  const p = { re: new RegExp(`(?<![\\p{L}\\p{N}])(?:${alts.join('|')})`, 'giu'), stemOfGroup };
+  if (patterns.size >= 1000) patterns.delete(patterns.keys().next().value!);
+  patterns.set(key, p);
+  return p;
+}
+
+/** Where query terms start in the text, and which stem each is (one scan). */
+function termsIn(text: string, stems: string[]): { at: number; stem: number }[] {
+  const p = patternOf(stems);
+  if (!p) return [];
+  const out: { at: number; stem: number }[] = [];
+  p.re.lastIndex = 0;
+  for (let m = p.re.exec(text); m; m = p.re.exec(text)) {
+    const g = m.findIndex((x, i) => i > 0 && x !== undefined);
+    out.push({ at: m.index, stem: p.stemOfGroup[g - 1] });
+  }
+  return out;
 }
 
 /** Sentence-bounded pieces of at most about `size` characters (a longer sentence is cut after a word). */
@@ -54,18 +78,18 @@ function fragmentsOf(text: string, size: number): { start: number; end: number }
 
 /** The passage of one page: up to FRAGMENTS best fragments in text order, joined by " … "; null when the page is empty. */
 export function passageText(text: string, stems: string[]): string | null {
-  const match = matcher(stems);
-  const frags: Fragment[] = fragmentsOf(text, FRAGMENT_CHARS).map((f) => {
-    const seen = new Map<string, number>();
-    for (const w of text.slice(f.start, f.end).match(WORD) ?? []) {
-      const s = match(w);
-      if (s) seen.set(s, (seen.get(s) ?? 0) + 1);
-    }
+  const terms = termsIn(text, stems);
+  const frags: Fragment[] = [];
+  let t = 0;
+  for (const f of fragmentsOf(text, FRAGMENT_CHARS)) {
+    const seen = new Map<number, number>();
+    while (t < terms.length && terms[t].at < f.start) t++;
+    for (; t < terms.length && terms[t].at < f.end; t++) seen.set(terms[t].stem, (seen.get(terms[t].stem) ?? 0) + 1);
     let score = 0;
     for (const n of seen.values()) score += 1 + Math.log(n) / 4; // distinct terms first, repeats a little
-    return { ...f, score };
-  });
-  const best = frags.filter((f) => f.score > 0).sort((a, b) => b.score - a.score || a.start - b.start).slice(0, FRAGMENTS).sort((a, b) => a.start - b.start);
+    if (score > 0) frags.push({ ...f, score });
+  }
+  const best = frags.sort((a, b) => b.score - a.score || a.start - b.start).slice(0, FRAGMENTS).sort((a, b) => a.start - b.start);
   const tidy = (s: string) => s.replace(/\s+/g, ' ').trim();
   if (best.length) return best.map((f) => tidy(text.slice(f.start, f.end))).filter(Boolean).join(' … ') || null;
   // Nothing matched in the body (the page matched by its file name): its beginning, cut after a word.
