@@ -50,10 +50,13 @@ async function latency(index: SearchIndex, passages: boolean, clients: number, s
  * takes most of its time). BENCH_ES_FILINGS filings (quick: 2,000; full: 20,000) are indexed once
  * under the alias `ifrs-esbench-<n>` and kept (BENCH_ES_KEEP=1) so that query changes can be
  * measured again without re-indexing; then the shared query mix of `search` runs with 1 and 8 clients.
+ * Runs only when named (`npm run bench -- search-elasticsearch`): the `search` scenario already reports
+ * Elasticsearch next to Postgres, and a full run should not index the corpus twice.
  */
 export const scenario: BenchScenario = {
   name: 'search-elasticsearch',
   async run(ctx: BenchContext): Promise<BenchRow[]> {
+    if (!process.argv.slice(2).includes('search-elasticsearch')) return [];
     const url = process.env.ELASTICSEARCH_URL?.trim();
     if (!url) return [{ scenario: 'search-elasticsearch', metric: 'elasticsearch', value: 0, unit: '', note: 'ELASTICSEARCH_URL not set: not measured' }];
     const filings = Number(process.env.BENCH_ES_FILINGS ?? (ctx.quick ? 2_000 : 20_000));
