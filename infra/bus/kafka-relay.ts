@@ -3,11 +3,17 @@ import type { Knex } from 'knex';
 import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import { START, comparePositions, type LogPosition, type RecordedEvent } from '../../src/domain/events';
 import type { Logger } from '../../src/logger';
-import type { EventStore, ReadAllResult } from '../eventstore/event-store';
+import type { EventStore } from '../eventstore/event-store';
 import { readCheckpoint, writeCheckpoint } from './checkpoint';
 import { ensureTopic, type KafkaTopicSettings } from './kafka-client';
 import { toMessage } from './kafka-message';
 import { SessionLock } from './session-lock';
+
+/** A read batch already turned into produce requests. */
+interface PreparedBatch {
+  horizon: LogPosition;
+  chunks: Message[][];
+}
 
 export interface KafkaRelayOptions extends KafkaTopicSettings {
   /** Events read from the store per batch (one checkpoint write per batch). */
@@ -135,52 +141,67 @@ export class KafkaRelay {
   }
 
   /**
-   * Read → produce → checkpoint, with the next read running while the broker acknowledges the
-   * current batch. Returns when stopped or when the leader lock was lost.
+   * Read → produce → checkpoint, as a pipeline: while the broker acknowledges batch n, batch n+1 is
+   * read and turned into messages (JSON and sizes), and batch n-1's checkpoint is written. The
+   * checkpoint still moves only after its own batch was acknowledged, and in order. Returns when
+   * stopped or when the leader lock was lost.
    */
   private async pump(): Promise<void> {
     let pos = await readCheckpoint(this.knex, this.checkpointName);
     this.note(pos);
-    const read = (after: LogPosition) => {
-      const p = this.store.readAll({ after, limit: this.batchSize });
+    const read = (after: LogPosition): Promise<PreparedBatch> => {
+      const p = this.store.readAll({ after, limit: this.batchSize }).then((b) => ({ horizon: b.horizon, chunks: this.chunksOf(b.events) }));
       p.catch(() => undefined); // awaited below; this only keeps an abandoned prefetch from being "unhandled"
       return p;
     };
-    let next: Promise<ReadAllResult> = read(pos);
-    while (this.running) {
-      const batch = await next;
-      if (comparePositions(batch.horizon, pos) <= 0) {
-        await this.sleep(1000);
-        if (!(await this.lock.check())) return;
-        next = read(pos);
-        continue;
+    let next = read(pos);
+    let checkpointed: Promise<void> = Promise.resolve();
+    try {
+      while (this.running) {
+        const batch = await next;
+        if (comparePositions(batch.horizon, pos) <= 0) {
+          await checkpointed;
+          await this.sleep(1000);
+          if (!(await this.lock.check())) return;
+          next = read(pos);
+          continue;
+        }
+        next = read(batch.horizon);
+        for (const chunk of batch.chunks) await this.produce(chunk);
+        await checkpointed;
+        const horizon = batch.horizon;
+        checkpointed = writeCheckpoint(this.knex, this.checkpointName, horizon).then(() => this.note(horizon));
+        checkpointed.catch(() => undefined); // awaited on the next turn or below
+        pos = horizon;
       }
-      next = read(batch.horizon);
-      await this.send(batch.events);
-      await writeCheckpoint(this.knex, this.checkpointName, batch.horizon);
-      pos = batch.horizon;
-      this.note(pos);
+    } finally {
+      await checkpointed;
     }
   }
 
-  private async send(events: RecordedEvent[]): Promise<void> {
+  /** Messages in requests of at most maxRequestBytes (value bytes, roughly: 200 for key, headers and framing). */
+  private chunksOf(events: RecordedEvent[]): Message[][] {
+    const chunks: Message[][] = [];
     let chunk: Message[] = [];
     let bytes = 0;
-    const flush = async () => {
-      if (!chunk.length) return;
-      await this.producer!.send({ topic: this.opts.topic, acks: -1, compression: CompressionTypes.None, messages: chunk });
-      this.relayed += chunk.length;
-      chunk = [];
-      bytes = 0;
-    };
     for (const e of events) {
       const m = toMessage(e);
       const size = (m.value as string).length + 200;
-      if (bytes + size > this.maxRequestBytes) await flush();
+      if (chunk.length && bytes + size > this.maxRequestBytes) {
+        chunks.push(chunk);
+        chunk = [];
+        bytes = 0;
+      }
       chunk.push(m);
       bytes += size;
     }
-    await flush();
+    if (chunk.length) chunks.push(chunk);
+    return chunks;
+  }
+
+  private async produce(messages: Message[]): Promise<void> {
+    await this.producer!.send({ topic: this.opts.topic, acks: -1, compression: CompressionTypes.None, messages });
+    this.relayed += messages.length;
   }
 
   private note(pos: LogPosition): void {

@@ -2,10 +2,14 @@ import type { Client, estypes } from '@elastic/elasticsearch';
 import type { Knex } from 'knex';
 import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
 import type { IndexWriteContext, IndexedFiling, MatchRef, Passage, SearchHit, SearchIndex, SearchPage, SearchQuery, SortKey } from '../../src/ports/search-index';
-import { INDEX_MAPPINGS, INDEX_SETTINGS } from './elasticsearch/mapping';
-import { WEIGHTS, filterOnlyQuery, highlightQuery, isTextual, pageQuery, rankingQuery, type TextQuery } from './elasticsearch/query';
+import { INDEX_MAPPINGS, INDEX_SETTINGS, KIND_FILING, filingDocId } from './elasticsearch/mapping';
+import { WEIGHTS, filterOnlyQuery, isTextual, pageQuery, rankingQuery, type TextQuery } from './elasticsearch/query';
 import { removeFilings, upsertFilings } from './elasticsearch/writes';
+import { PAGES_KEPT, groupMatchedPages, matchedPagesRequest } from './elasticsearch/matched-pages';
+import { passageText } from './elasticsearch/passage-text';
 
+/** Query texts whose stems are kept (passages). */
+const STEMS_CACHED = 1000;
 /** Matched files listed per filing (the endpoint shows 20). */
 const FILES_PER_FILING = 20;
 /** The stop words of Elasticsearch's `english` analyzer (Lucene's English stop set). */
@@ -24,8 +28,6 @@ const SORT_FIELDS: Record<Exclude<SortKey['field'], 'relevance'>, string> = {
 };
 
 const BY_SCORE_THEN_FILING: estypes.Sort = [{ _score: { order: 'desc' } }, { filingId: { order: 'asc' } }];
-const BY_SCORE_THEN_FILE: estypes.Sort = [{ _score: { order: 'desc' } }, { fileId: { order: 'asc' } }];
-const BY_SCORE_THEN_PAGE: estypes.Sort = [{ _score: { order: 'desc' } }, { page: { order: 'asc', missing: '_last' } }, { segment: { order: 'asc' } }];
 /** Filters alone: newest first, as the Postgres adapter. */
 const NEWEST_FIRST: estypes.Sort = [{ submissionDate: { order: 'desc', missing: '_last' } }, { filingId: { order: 'asc' } }];
 
@@ -56,6 +58,9 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   /** Projector version 101: moving a database from the Postgres adapter to this one rebuilds the projection into Elasticsearch. */
   readonly schemaVersion = 100;
   private readonly alias: string;
+  /** Each file's best pages as `search` found them, for `passages` of the same query (the endpoint calls both with one object). */
+  private readonly pagesOf = new WeakMap<SearchQuery, Map<string, string[]>>();
+  private readonly stems = new Map<string, string[]>();
 
   constructor(private readonly client: Client, options: ElasticsearchSearchIndexOptions = {}) {
     this.alias = options.alias ?? 'ifrs-search';
@@ -113,6 +118,18 @@ export class ElasticsearchSearchIndex implements SearchIndex {
 
   // ---- search ----
 
+  /** The `english` stems of the query's keywords and phrases (what passages look for), cached per text. */
+  private async stemsOf(text: TextQuery): Promise<string[]> {
+    const words = [text.keywords ?? '', ...text.phrases].join(' ').trim();
+    const hit = this.stems.get(words);
+    if (hit) return hit;
+    const res = await this.client.indices.analyze({ index: this.alias, field: 'body', text: words });
+    const stems = [...new Set((res.tokens ?? []).map((t) => t.token))];
+    if (this.stems.size >= STEMS_CACHED) this.stems.delete(this.stems.keys().next().value!);
+    this.stems.set(words, stems);
+    return stems;
+  }
+
   /** Keywords that analyse to no term (only stop words) select nothing by text, as plainto_tsquery's empty query. */
   private async textOf(q: SearchQuery): Promise<TextQuery | null> {
     if (q.reference) return null;
@@ -136,7 +153,10 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     });
   }
 
-  /** The best `window + 1` filings: collapse on filingId ranks each filing by its best document. */
+  /**
+   * The best `window + 1` filings by page score (collapse on filingId keeps each filing's best document),
+   * ordered by that score. The file bonus is added later, and only where it can change the page.
+   */
   private async rank(q: SearchQuery, text: TextQuery | null): Promise<Candidate[]> {
     const size = q.window + 1;
     if (!isTextual(text)) {
@@ -166,14 +186,10 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     // AND first (far fewer documents to score than OR for common words); the OR only when the AND matches leave the window short.
     let res = await collapsed(true);
     if (res.hits.hits.length < size && (text.keywords ?? '').trim().split(/\s+/).length > 1) res = await collapsed(false);
-    const out = res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] }));
-    const candidates = this.candidatesOf(out, q.sort, true);
-    await this.addFileBonus(text, candidates);
-    candidates.sort((a, b) => b.score - a.score || (a.filingId < b.filingId ? -1 : a.filingId > b.filingId ? 1 : 0));
-    return candidates;
+    return this.candidatesOf(res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, true);
   }
 
-  /** `+ files · ln(files matched)` per filing, counted over the candidates only. */
+  /** `+ files · ln(files matched)` per filing, counted over the given candidates only. */
   private async addFileBonus(text: TextQuery, candidates: Candidate[]): Promise<void> {
     if (!candidates.length) return;
     const res = await this.client.search({
@@ -189,6 +205,26 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       const n = files.get(c.filingId) ?? 0;
       if (n > 1) c.score += WEIGHTS.files * Math.log(n);
     }
+  }
+
+  /**
+   * The window, sorted, with the file bonus where it can matter. With relevance among the sort keys
+   * every candidate gets it before the window is cut (scores decide the order). With metadata keys only,
+   * the bonus just breaks ties between filings whose keys are all equal, so it is fetched only for the
+   * tie groups that overlap the requested page: mostly none, which saves a request over the window.
+   */
+  private async window(q: SearchQuery, text: TextQuery | null, ranked: Candidate[]): Promise<Candidate[]> {
+    if (!isTextual(text)) return this.order(ranked.slice(0, q.window), q.sort);
+    if (q.sort.some((k) => k.field === 'relevance')) {
+      await this.addFileBonus(text, ranked);
+      ranked.sort((a, b) => b.score - a.score || (a.filingId < b.filingId ? -1 : a.filingId > b.filingId ? 1 : 0));
+      return this.order(ranked.slice(0, q.window), q.sort);
+    }
+    const sorted = this.order(ranked.slice(0, q.window), q.sort);
+    const tied = tiesOverlapping(sorted, q.sort, q.offset, q.offset + q.limit);
+    if (!tied.length) return sorted;
+    await this.addFileBonus(text, tied);
+    return this.order(sorted, q.sort);
   }
 
   /** Sort within the window: each key nulls last, then relevance, then filing id (as the Postgres ORDER BY). */
@@ -212,49 +248,33 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     return [...candidates].sort(cmp);
   }
 
-  private async records(ids: string[]): Promise<Map<string, CatalogFilingFields>> {
-    if (!ids.length) return new Map();
-    const res = await this.client.mget<{ record: CatalogFilingFields }>({ index: this.alias, ids, _source_includes: ['record'] });
-    const out = new Map<string, CatalogFilingFields>();
-    for (const d of res.docs) {
-      const doc = d as estypes.GetGetResult<{ record: CatalogFilingFields }>;
-      if (doc.found && doc._source) out.set(doc._id, doc._source.record);
-    }
-    return out;
-  }
-
-  /** The matched files of the page's filings, best page first: collapse on fileId. */
-  private async matches(text: TextQuery | null, ids: string[]): Promise<Map<string, SearchHit['matches']>> {
-    const out = new Map<string, SearchHit['matches']>();
-    if (!isTextual(text) || !ids.length) return out;
-    const res = await this.client.search({
-      index: this.alias,
-      query: pageQuery(text, ids),
-      collapse: { field: 'fileId' },
-      sort: BY_SCORE_THEN_FILE,
-      size: Math.min(10_000, ids.length * FILES_PER_FILING),
-      stored_fields: ['_none_'],
-      docvalue_fields: ['filingId', 'fileId', 'fileName.raw', 'versionId'],
-      track_total_hits: false,
-    });
-    const one = (h: estypes.SearchHit, f: string) => ((h.fields?.[f] as string[] | undefined) ?? [null])[0];
-    for (const h of res.hits.hits) {
-      const filingId = one(h, 'filingId')!;
-      const list = out.get(filingId) ?? [];
-      if (list.length < FILES_PER_FILING) list.push({ fileId: one(h, 'fileId')!, versionId: one(h, 'versionId'), name: one(h, 'fileName.raw') ?? '' });
-      out.set(filingId, list);
-    }
-    return out;
+  /**
+   * Records and matched pages of the page's filings in one `_msearch`: the filing documents (their
+   * `record`), and the matching page documents by score from doc values (see `elasticsearch/matched-pages.ts`).
+   */
+  private async details(q: SearchQuery, text: TextQuery | null, ids: string[]): Promise<{ records: Map<string, CatalogFilingFields>; matches: Map<string, SearchHit['matches']> }> {
+    const records = new Map<string, CatalogFilingFields>();
+    if (!ids.length) return { records, matches: new Map() };
+    const searches: estypes.MsearchRequestItem[] = [
+      { index: this.alias },
+      { query: { bool: { filter: [{ term: { kind: KIND_FILING } }, { ids: { values: ids.map(filingDocId) } }] } }, size: ids.length, _source: ['record'], track_total_hits: false },
+    ];
+    if (isTextual(text)) searches.push({ index: this.alias }, matchedPagesRequest(pageQuery(text, ids)) as estypes.MsearchMultisearchBody);
+    const res = await this.client.msearch<{ record: CatalogFilingFields }>({ searches });
+    const [recs, pages] = res.responses.map(okOrThrow);
+    for (const h of recs.hits.hits) if (h._source) records.set(h._id!, h._source.record);
+    if (!pages) return { records, matches: new Map() };
+    const grouped = groupMatchedPages(pages.hits.hits, FILES_PER_FILING);
+    this.pagesOf.set(q, grouped.pages);
+    return { records, matches: grouped.files };
   }
 
   async search(q: SearchQuery): Promise<SearchPage> {
     const text = await this.textOf(q);
     const ranked = await this.rank(q, text);
     const n = ranked.length;
-    const window = ranked.slice(0, q.window);
-    const page = this.order(window, q.sort).slice(q.offset, q.offset + q.limit);
-    const ids = page.map((c) => c.filingId);
-    const [records, matches] = await Promise.all([this.records(ids), this.matches(text, ids)]);
+    const page = (await this.window(q, text, ranked)).slice(q.offset, q.offset + q.limit);
+    const { records, matches } = await this.details(q, text, page.map((c) => c.filingId));
     return {
       hits: page.filter((c) => records.has(c.filingId)).map((c) => ({ filing: records.get(c.filingId)!, score: c.score, matches: matches.get(c.filingId) ?? [] })),
       candidates: Math.min(n, q.window),
@@ -263,47 +283,60 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   /**
-   * Up to `perFile` passages per file from its best pages: pass k collapses on fileId and
-   * highlights each file's best page not taken by an earlier pass, so the cost is `perFile`
-   * requests whatever the number of files (inner_hits would run one search per file).
+   * Up to `perFile` passages per file from its best pages (by the score that ordered the matches),
+   * read in one request by page id and cut into passages here (`elasticsearch/passage-text.ts`). The best pages are those `search` found for the same
+   * query object (the endpoint passes it on); otherwise one doc-values search finds them first.
    */
   async passages(q: SearchQuery, matches: MatchRef[], perFile: number): Promise<Map<string, Passage[]>> {
     const out = new Map<string, Passage[]>();
     const text = await this.textOf(q);
-    if (!matches.length || !isTextual(text)) return out;
+    if (!matches.length || !isTextual(text) || perFile < 1) return out;
     const fileIds = [...new Set(matches.map((m) => m.fileId))];
-    const filingIds = [...new Set(matches.map((m) => m.filingId))];
-    const taken: string[] = [];
-    for (let pass = 0; pass < perFile; pass++) {
-      const base = pageQuery({ ...text, intent: null }, filingIds, fileIds, false);
-      const query: estypes.QueryDslQueryContainer = taken.length ? { bool: { must: [base], must_not: [{ ids: { values: taken } }] } } : base;
-      const res = await this.client.search<{ fileId: string; page: number | null }>({
+    let best = this.pagesOf.get(q);
+    if (!best || perFile > PAGES_KEPT || fileIds.some((f) => !best!.has(f))) {
+      const filingIds = [...new Set(matches.map((m) => m.filingId))];
+      const res = await this.client.search({ index: this.alias, ...matchedPagesRequest(pageQuery(text, filingIds, fileIds)) });
+      best = groupMatchedPages(res.hits.hits, Number.MAX_SAFE_INTEGER).pages;
+    }
+    const ids = fileIds.flatMap((f) => (best.get(f) ?? []).slice(0, perFile));
+    if (!ids.length) return out;
+    const [stems, res] = await Promise.all([
+      this.stemsOf(text),
+      this.client.search<{ fileId: string; page: number | null; body?: string }>({
         index: this.alias,
-        query,
-        collapse: { field: 'fileId' },
-        sort: BY_SCORE_THEN_PAGE,
-        size: fileIds.length,
-        _source: ['fileId', 'page'],
+        query: { ids: { values: ids } },
+        size: ids.length,
+        _source: ['fileId', 'page', 'body'],
         track_total_hits: false,
-        highlight: {
-          highlight_query: highlightQuery(text),
-          fields: { body: { type: 'unified', fragment_size: 160, number_of_fragments: 2, no_match_size: 160 } },
-          pre_tags: [''],
-          post_tags: [''],
-        },
-      });
-      if (!res.hits.hits.length) break;
-      for (const h of res.hits.hits) {
-        taken.push(h._id!);
-        const s = h._source!;
-        const fragments = h.highlight?.body ?? [];
-        if (!fragments.length) continue;
-        const list = out.get(s.fileId) ?? [];
-        list.push({ text: fragments.join(' … ').replace(/\s+/g, ' ').trim(), pageStart: s.page ?? null, pageEnd: s.page ?? null });
-        out.set(s.fileId, list);
-      }
+      }),
+    ]);
+    const byId = new Map(res.hits.hits.map((h) => [h._id!, h._source!]));
+    for (const id of ids) {
+      const s = byId.get(id);
+      const passage = s ? passageText(s.body ?? '', stems) : null;
+      if (!s || !passage) continue;
+      const list = out.get(s.fileId) ?? [];
+      list.push({ text: passage, pageStart: s.page ?? null, pageEnd: s.page ?? null });
+      out.set(s.fileId, list);
     }
     return out;
   }
 }
 
+function okOrThrow<T>(r: estypes.MsearchResponseItem<T>): estypes.MsearchMultiSearchItem<T> {
+  if ('error' in r) throw new Error(`search index: ${r.error.type}: ${r.error.reason ?? ''}`);
+  return r;
+}
+
+/** Candidates (of a window in sort order) that share every sort key with a neighbour, in tie groups that overlap [from, to). */
+export function tiesOverlapping<C extends { fields: Record<string, string | null> }>(sorted: C[], sort: SortKey[], from: number, to: number): C[] {
+  const same = (a: C, b: C) => sort.every((k) => k.field === 'relevance' || a.fields[k.field] === b.fields[k.field]);
+  const out: C[] = [];
+  let start = 0;
+  for (let i = 1; i <= sorted.length; i++) {
+    if (i < sorted.length && same(sorted[start], sorted[i])) continue;
+    if (i - start > 1 && start < to && i > from) out.push(...sorted.slice(start, i));
+    start = i;
+  }
+  return out;
+}

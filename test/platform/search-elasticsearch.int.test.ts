@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@elastic/elasticsearch';
 import type { Knex } from 'knex';
 import { ElasticsearchSearchIndex } from '../../infra/search/elasticsearch-search-index';
+import { buildSearchQuery } from '../../queries/search/search-query';
 import { searchIndexContract } from '../contracts/search-index.contract';
 import { buildRelevanceCorpus, corpusId, toIndexedFilings } from '../files/relevance/corpus';
 import { dropTestIndexes, testElasticsearchUrl, uniqueAlias } from '../support/elasticsearch';
@@ -61,6 +62,35 @@ if (url) {
       const doc = await client.get<{ pageDocIds: string[]; retiredDocIds: string[] }>({ index: alias, id: filing.filing.id });
       assert.equal(doc._version, 20, 'the external version is the event position');
       assert.deepEqual(doc._source!.retiredDocIds, []);
+    });
+  });
+}
+
+if (url) {
+  describe('ElasticsearchSearchIndex: passages without a preceding search of the same query object', function () {
+    this.timeout(60_000);
+    const client = new Client({ node: url });
+    const alias = uniqueAlias();
+    const index = new ElasticsearchSearchIndex(client, { alias });
+    const ctx = { trx: undefined as unknown as Knex.Transaction, table: (n: string) => n };
+    before(async () => {
+      await index.createSchema(ctx.trx, ctx.table);
+      await index.upsert(ctx, toIndexedFilings(buildRelevanceCorpus()));
+    });
+    after(async () => {
+      await dropTestIndexes(client, alias);
+      await client.close();
+    });
+
+    it('finds the same best pages itself as search handed on', async () => {
+      const body = { query: 'hurricane deductible credit', dataScope: 'all' as const, includePassages: true };
+      const q = buildSearchQuery(body, { canViewSerff: true }, { offset: 0 });
+      const page = await index.search(q);
+      const matches = page.hits.slice(0, 5).flatMap((h) => h.matches.map((m) => ({ filingId: h.filing.id, fileId: m.fileId })));
+      const handedOn = await index.passages(q, matches, 2);
+      const fresh = await index.passages(buildSearchQuery(body, { canViewSerff: true }, { offset: 0 }), matches, 2);
+      assert.ok(handedOn.size > 0);
+      assert.deepEqual([...fresh.entries()].sort(), [...handedOn.entries()].sort());
     });
   });
 }

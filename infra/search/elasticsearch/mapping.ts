@@ -21,6 +21,9 @@ const stored = { type: 'keyword', index: false, doc_values: false } as const;
 export const INDEX_SETTINGS: estypes.IndicesIndexSettings = {
   number_of_shards: 1,
   number_of_replicas: 0,
+  // Every write (upsert, remove) ends with an explicit refresh for read-your-writes; a periodic one on
+  // top would only cut more small segments while the projector writes batch after batch.
+  refresh_interval: '-1',
   // Collapse and the page window of 1,200 filings stay far below it; explicit so a change is deliberate.
   max_result_window: 10_000,
   // Pages are segmented at 20,000 characters, so highlighting never meets the 1,000,000 default.
@@ -57,8 +60,8 @@ export const INDEX_MAPPINGS: estypes.MappingTypeMapping = {
     versionId: { type: 'keyword', index: false },
     page: { type: 'integer' },
     segment: { type: 'integer' },
-    /** Offsets in the postings let the unified highlighter build passages without re-analysing pages. */
-    body: { ...english, index_options: 'offsets' as const },
+    /** Positions (the default) for phrases; no offsets: passages are cut in the service, not by the highlighter. */
+    body: english,
     // Filing documents.
     record: { type: 'object', enabled: false },
     pageDocIds: stored,

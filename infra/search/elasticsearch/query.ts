@@ -131,11 +131,6 @@ export function pageQuery(t: TextQuery, filingIds: string[], fileIds?: string[],
   return { bool: { filter, must: page.must, should: page.should } };
 }
 
-/** Any keyword or phrase: the passages highlight these. */
-export function highlightQuery(t: TextQuery): Q {
-  return { bool: { should: [...(t.keywords ? [pageOr(t.keywords)] : []), ...t.phrases.map(phrase)], minimum_should_match: 1 } };
-}
-
 /** Filters alone select (a tracking number, or a query without searchable words): filing documents. */
 export function filterOnlyQuery(q: SearchQuery): Q {
   const sel = selection(q);

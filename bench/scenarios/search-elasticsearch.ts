@@ -1,0 +1,104 @@
+import { Client } from '@elastic/elasticsearch';
+import type { Knex } from 'knex';
+import { ElasticsearchSearchIndex } from '../../infra/search/elasticsearch-search-index';
+import { buildSearchQuery, type SearchBody } from '../../queries/search/search-query';
+import type { SearchIndex } from '../../src/ports/search-index';
+import { demoIndexedFilings, pagesOf } from '../support/search-corpus';
+import type { BenchContext, BenchRow, BenchScenario } from '../types';
+import { QUERIES } from './search';
+
+const CLIENTS = 8;
+const BATCH = 500;
+
+/** The endpoint's work for one request: the page, then passages for its matches when asked. */
+async function oneSearch(index: SearchIndex, body: SearchBody): Promise<void> {
+  const q = buildSearchQuery(body, { canViewSerff: true }, { offset: 0 });
+  const page = await index.search(q);
+  if (body.includePassages) {
+    const matches = page.hits.flatMap((h) => h.matches.map((m) => ({ filingId: h.filing.id, fileId: m.fileId })));
+    await index.passages(q, matches, 2);
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function latency(index: SearchIndex, passages: boolean, clients: number, seconds: number): Promise<{ p50: number; p95: number; n: number; perQuery: Map<string, number[]> }> {
+  for (const b of QUERIES) await oneSearch(index, { ...b, includePassages: passages });
+  const times: number[] = [];
+  const perQuery = new Map<string, number[]>();
+  const until = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      for (let i = c; Date.now() < until; i++) {
+        const body = QUERIES[i % QUERIES.length];
+        const started = process.hrtime.bigint();
+        await oneSearch(index, { ...body, includePassages: passages });
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        times.push(ms);
+        perQuery.set(body.query, [...(perQuery.get(body.query) ?? []), ms]);
+      }
+    }),
+  );
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length, perQuery };
+}
+
+/**
+ * Elasticsearch search latency alone (the side-by-side `search` scenario indexes Postgres too, which
+ * takes most of its time). BENCH_ES_FILINGS filings (quick: 2,000; full: 20,000) are indexed once
+ * under the alias `ifrs-esbench-<n>` and kept (BENCH_ES_KEEP=1) so that query changes can be
+ * measured again without re-indexing; then the shared query mix of `search` runs with 1 and 8 clients.
+ * Runs only when named (`npm run bench -- search-elasticsearch`): the `search` scenario already reports
+ * Elasticsearch next to Postgres, and a full run should not index the corpus twice.
+ */
+export const scenario: BenchScenario = {
+  name: 'search-elasticsearch',
+  async run(ctx: BenchContext): Promise<BenchRow[]> {
+    if (!process.argv.slice(2).includes('search-elasticsearch')) return [];
+    const url = process.env.ELASTICSEARCH_URL?.trim();
+    if (!url) return [{ scenario: 'search-elasticsearch', metric: 'elasticsearch', value: 0, unit: '', note: 'ELASTICSEARCH_URL not set: not measured' }];
+    const filings = Number(process.env.BENCH_ES_FILINGS ?? (ctx.quick ? 2_000 : 20_000));
+    const seconds = ctx.quick ? 8 : 20;
+    const keep = process.env.BENCH_ES_KEEP === '1';
+    const client = new Client({ node: url });
+    const alias = `ifrs-esbench-${filings}`;
+    const index = new ElasticsearchSearchIndex(client, { alias });
+    const wctx = { trx: undefined as unknown as Knex.Transaction, table: (n: string) => n };
+    const rows: BenchRow[] = [];
+    try {
+      const exists = keep && (await client.indices.existsAlias({ name: alias }));
+      if (!exists) {
+        await index.createSchema(wctx.trx, wctx.table);
+        let pages = 0;
+        const started = Date.now();
+        for (const batch of demoIndexedFilings(filings, BATCH)) {
+          pages += pagesOf(batch);
+          await index.upsert(wctx, batch);
+        }
+        const s = (Date.now() - started) / 1000;
+        ctx.log(`indexed ${filings} filings / ${pages} pages in ${s.toFixed(0)} s`);
+        rows.push({ scenario: 'search-elasticsearch', metric: `indexing (${filings} filings)`, value: pages / s, unit: 'pages/s' });
+        await client.indices.forcemerge({ index: alias, max_num_segments: 1 }).catch(() => undefined);
+      }
+      for (const passages of [false, true]) {
+        for (const clients of [1, CLIENTS]) {
+          const r = await latency(index, passages, clients, seconds);
+          const label = `${passages ? 'with' : 'without'} passages, ${clients} client${clients > 1 ? 's' : ''}`;
+          ctx.log(`${label}: ${r.n} searches, p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms`);
+          if (process.env.BENCH_ES_PER_QUERY === '1') {
+            for (const [q, t] of r.perQuery) ctx.log(`   ${q.padEnd(40)} median ${percentile([...t].sort((a, b) => a - b), 50).toFixed(1)} ms`);
+          }
+          const note = `${filings} filings, ${QUERIES.length}-query mix`;
+          rows.push({ scenario: 'search-elasticsearch', metric: `p50 ${label}`, value: r.p50, unit: 'ms', note });
+          rows.push({ scenario: 'search-elasticsearch', metric: `p95 ${label}`, value: r.p95, unit: 'ms', ...(passages && clients === CLIENTS ? { goal: '<= 50' } : {}), note });
+        }
+      }
+    } finally {
+      if (!keep) await client.indices.delete({ index: `${alias}-*`, ignore_unavailable: true, allow_no_indices: true });
+      await client.close();
+    }
+    return rows;
+  },
+};

@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import type { estypes } from '@elastic/elasticsearch';
+import { PAGES_KEPT, groupMatchedPages } from '../../infra/search/elasticsearch/matched-pages';
+
+describe('ElasticsearchSearchIndex: matched files and best pages from one flat page search', () => {
+  const hit = (filingId: string, fileId: string, page: number | null, segment = 0): estypes.SearchHit => ({
+    _index: 'i',
+    fields: { filingId: [filingId], fileId: [fileId], 'fileName.raw': [`${fileId}.pdf`], versionId: ['v1'], ...(page === null ? {} : { page: [page] }), segment: [segment] },
+  });
+
+  it('rule: a file ranks by its best page; each file keeps its best pages in score order; files per filing are capped', () => {
+    // Hits arrive best first.
+    const hits = [hit('A', 'a2', 3), hit('B', 'b1', 1), hit('A', 'a1', 1), hit('A', 'a2', 1), hit('A', 'a3', null), hit('A', 'a2', 2), hit('A', 'a2', 4), hit('A', 'a1', 2, 1)];
+    const g = groupMatchedPages(hits, 2);
+    assert.deepEqual(g.files.get('A')!.map((m) => m.fileId), ['a2', 'a1']);
+    assert.deepEqual(g.files.get('A')![0], { fileId: 'a2', versionId: 'v1', name: 'a2.pdf' });
+    assert.deepEqual(g.files.get('B')!.map((m) => m.fileId), ['b1']);
+    assert.equal(PAGES_KEPT, 3);
+    assert.deepEqual(g.pages.get('a2'), ['A:a2:3:0', 'A:a2:1:0', 'A:a2:2:0']);
+    assert.deepEqual(g.pages.get('a1'), ['A:a1:1:0', 'A:a1:2:1']);
+    assert.equal(g.pages.has('a3'), false, 'a file past the cap is not listed, and gets no passages');
+  });
+});
