@@ -1,9 +1,8 @@
-import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import { ExpectedVersionConflict } from '../../src/domain/errors';
 import type { AppendResult, EventMetadata, ExpectedVersion, LogPosition, NewEvent, RecordedEvent } from '../../src/domain/events';
 import { comparePositions } from '../../src/domain/events';
 import type { EventStore, ReadAllOptions, ReadAllResult } from './event-store';
+import { appendEvents } from './postgres-append';
 
 interface EventRow {
   global_position: number;
@@ -35,9 +34,9 @@ export function toRecorded(r: EventRow): RecordedEvent {
 }
 
 /**
- * Event store on Postgres. An append is one statement: the stream row is moved from the expected
- * version first (so a losing writer burns no positions and inserts nothing), then the events are
- * inserted stamped with the transaction id. Subscribers read below pg_snapshot_xmin (see readAll).
+ * Event store on Postgres. An append is one prepared statement (see postgres-append.ts): the stream
+ * row is moved from the expected version first, then the events are inserted stamped with the
+ * transaction id. Subscribers read below pg_snapshot_xmin (see readAll).
  */
 export class PostgresEventStore implements EventStore {
   private watcher: NodeJS.Timeout | null = null;
@@ -60,48 +59,7 @@ export class PostgresEventStore implements EventStore {
     expectedVersion: ExpectedVersion,
     metadata: EventMetadata,
   ): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append needs at least one event');
-    const n = events.length;
-    let moveStream: string;
-    let moveParams: unknown[];
-    if (expectedVersion === 'any') {
-      moveStream = `insert into es_streams (stream_id, version) values (?, ?)
-        on conflict (stream_id) do update set version = es_streams.version + excluded.version returning version`;
-      moveParams = [streamId, n];
-    } else if (expectedVersion === 0) {
-      moveStream = `insert into es_streams (stream_id, version) values (?, ?) on conflict do nothing returning version`;
-      moveParams = [streamId, n];
-    } else {
-      moveStream = `update es_streams set version = version + ? where stream_id = ? and version = ? returning version`;
-      moveParams = [n, streamId, expectedVersion];
-    }
-    const params: unknown[] = [
-      ...moveParams,
-      streamId,
-      n,
-      JSON.stringify(metadata ?? {}),
-      events.map(() => crypto.randomUUID()),
-      events.map((e) => e.type),
-      events.map((e) => e.schemaVersion ?? 1),
-      events.map((e) => JSON.stringify(e.data ?? {})),
-    ];
-    const sql = `
-      with s as (${moveStream}),
-      ins as (
-        insert into es_events (event_id, stream_id, version, type, schema_version, data, metadata)
-        select e.event_id, ?, s.version - ? + e.ord, e.type, e.schema_version, e.data, cast(? as jsonb)
-        from s, unnest(cast(? as uuid[]), cast(? as text[]), cast(? as int[]), cast(? as jsonb[]))
-          with ordinality as e(event_id, type, schema_version, data, ord)
-        returning global_position, transaction_id::text as tx, version
-      )
-      select global_position, tx, version from ins order by version desc limit 1`;
-    const res = await db.raw(sql, params as never);
-    const row = res.rows[0] as { global_position: number; tx: string; version: number } | undefined;
-    if (!row) {
-      const actual = await db('es_streams').where({ stream_id: streamId }).first('version');
-      throw new ExpectedVersionConflict(streamId, expectedVersion, actual ? Number(actual.version) : 0);
-    }
-    return { nextVersion: Number(row.version), position: { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } };
+    return appendEvents(db, streamId, events, expectedVersion, metadata);
   }
 
   async readStream(streamId: string, fromVersion = 1): Promise<RecordedEvent[]> {
