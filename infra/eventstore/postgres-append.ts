@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import type pg from 'pg';
 import { ExpectedVersionConflict } from '../../src/domain/errors';
 import type { AppendResult, EventMetadata, ExpectedVersion, NewEvent } from '../../src/domain/events';
+import { runStatement } from './postgres-statement';
 
 /**
  * The append statements of the Postgres event store, sent straight to a pooled `pg` connection as
@@ -62,11 +62,7 @@ interface AppendedRow {
   version: number;
 }
 
-/**
- * Appends on a knex instance or transaction. `db.client.acquireConnection()` hands out a pooled
- * connection, or the transaction's own one inside a transaction (knex's transaction client), so the
- * same prepared statements serve plain appends and appends inside a caller's transaction.
- */
+/** Appends on a knex instance or inside a caller's transaction. */
 export async function appendEvents(
   db: Knex | Knex.Transaction,
   streamId: string,
@@ -94,20 +90,10 @@ export async function appendEvents(
       meta,
     );
   }
-  const client = db.client as { acquireConnection(): Promise<pg.ClientBase>; releaseConnection(c: pg.ClientBase): Promise<void> };
-  const conn = await client.acquireConnection();
-  let row: AppendedRow | undefined;
-  let actual: number | undefined;
-  try {
-    const res = await conn.query<AppendedRow>({ name: statement.name, text: statement.text, values });
-    row = res.rows[0];
-    if (!row) {
-      const v = await conn.query<{ version: number }>({ name: 'es_stream_version', text: 'select version from es_streams where stream_id = $1', values: [streamId] });
-      actual = v.rows[0] ? Number(v.rows[0].version) : 0;
-    }
-  } finally {
-    await client.releaseConnection(conn);
+  const row = (await runStatement<AppendedRow>(db, { name: statement.name, text: statement.text, values }))[0];
+  if (!row) {
+    const v = await runStatement<{ version: number }>(db, { name: 'es_append_conflict_version', text: `select version from es_streams where stream_id = $1`, values: [streamId] });
+    throw new ExpectedVersionConflict(streamId, expectedVersion, v[0] ? Number(v[0].version) : 0);
   }
-  if (!row) throw new ExpectedVersionConflict(streamId, expectedVersion, actual ?? 0);
   return { nextVersion: Number(row.version), position: { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } };
 }

@@ -18,7 +18,8 @@ declare module 'express-serve-static-core' {
 
 export interface AppDeps {
   routes: RouteSpec[];
-  authenticate(apiKey: string): Promise<Principal | null>;
+  /** A cached answer may come back synchronously. */
+  authenticate(apiKey: string): Principal | null | Promise<Principal | null>;
   log: Logger;
   health: { ready(): Promise<{ ok: boolean; details: Record<string, unknown> }> };
   metrics: client.Registry;
@@ -127,18 +128,24 @@ export function createApp(deps: AppDeps): express.Express {
     res.json(openapi);
   });
 
-  const authenticate = async (req: Request, _res: Response, next: NextFunction) => {
+  const authenticated = (req: Request, principal: Principal | null, next: NextFunction) => {
+    if (!principal) return next(unauthenticated('The API key is invalid or revoked.'));
+    req.principal = principal;
+    next();
+  };
+  const authenticate = (req: Request, _res: Response, next: NextFunction) => {
+    const header = req.headers.authorization;
+    const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!m) return next(unauthenticated());
+    let answer: ReturnType<AppDeps['authenticate']>;
     try {
-      const header = req.headers.authorization;
-      const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-      if (!m) throw unauthenticated();
-      const principal = await deps.authenticate(m[1]);
-      if (!principal) throw unauthenticated('The API key is invalid or revoked.');
-      req.principal = principal;
-      next();
+      answer = deps.authenticate(m[1]);
     } catch (e) {
-      next(e);
+      return next(e);
     }
+    // A cached key answers synchronously: no promise round for the common request.
+    if (answer instanceof Promise) answer.then((p) => authenticated(req, p, next), next);
+    else authenticated(req, answer, next);
   };
 
   for (const route of deps.routes) {
