@@ -1,9 +1,9 @@
-import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import { ExpectedVersionConflict } from '../../src/domain/errors';
 import type { AppendResult, EventMetadata, ExpectedVersion, LogPosition, NewEvent, RecordedEvent } from '../../src/domain/events';
 import { comparePositions } from '../../src/domain/events';
 import type { EventStore, ReadAllOptions, ReadAllResult } from './event-store';
+import { appendEvents } from './postgres-append';
+import { runStatement } from './postgres-statement';
 
 interface EventRow {
   global_position: number;
@@ -20,6 +20,55 @@ interface EventRow {
 
 const COLUMNS = `global_position, transaction_id::text as tx, event_id, stream_id, version, type, schema_version, data, metadata, recorded_at`;
 
+/**
+ * One statement, so the events and the horizon come from the same snapshot: nothing at or below the
+ * horizon can become visible later, because every transaction below xmin has ended. `$1`, `$2` the
+ * position to read after, `$3` the limit, `$4` the event types (only in the filtered form).
+ */
+function readAllSql(typeFilter: string): string {
+  // The snapshot bound as an InitPlan, not a joined CTE: joined, the planner lost the index order and
+  // sorted every event after the checkpoint to return one page, so a rebuild's pages cost O(log) each
+  // instead of O(page). One statement: both reads share the statement's snapshot.
+  return `
+    with ev as (
+      select ${COLUMNS} from es_events
+      where (transaction_id, global_position) > ($1::xid8, $2::bigint)
+        and transaction_id < (select pg_snapshot_xmin(pg_current_snapshot())) ${typeFilter}
+      order by transaction_id, global_position limit $3::bigint
+    ),
+    hz as (
+      select transaction_id::text as tx, global_position from es_events
+      where transaction_id < (select pg_snapshot_xmin(pg_current_snapshot())) order by transaction_id desc, global_position desc limit 1
+    )
+    select 'e' as kind, ev.* from ev
+    union all
+    select 'h', hz.global_position, hz.tx, null, null, null, null, null, null, null, null from hz`;
+}
+
+/** Prepared once per connection: single-row look-ups and index range scans, whatever the parameters. */
+const PREPARED = {
+  readStream: { name: 'es_read_stream', text: `select ${COLUMNS} from es_events where stream_id = $1 and version >= $2 order by version` },
+  streamVersion: { name: 'es_stream_version', text: `select version from es_streams where stream_id = $1` },
+  lastCommitted: { name: 'es_last_committed', text: `select transaction_id::text as tx, global_position from es_events order by transaction_id desc, global_position desc limit 1` },
+  head: {
+    name: 'es_head',
+    text: `select transaction_id::text as tx, global_position from es_events
+      where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      order by transaction_id desc, global_position desc limit 1`,
+  },
+  countBetween: {
+    name: 'es_count_between',
+    text: `select count(*)::bigint as n from (select 1 from es_events
+      where (transaction_id, global_position) > ($1::xid8, $2::bigint)
+        and (transaction_id, global_position) <= ($3::xid8, $4::bigint) limit $5::bigint) c`,
+  },
+  maxPosition: { name: 'es_max_position', text: `select coalesce(max(global_position), 0) as p from es_events` },
+};
+
+// Not prepared: Postgres plans these per call, since how selective the type filter is decides the plan.
+const READ_ALL = readAllSql('');
+const READ_ALL_OF_TYPES = readAllSql('and type = any($4::text[])');
+
 export function toRecorded(r: EventRow): RecordedEvent {
   return {
     eventId: r.event_id,
@@ -35,9 +84,9 @@ export function toRecorded(r: EventRow): RecordedEvent {
 }
 
 /**
- * Event store on Postgres. An append is one statement: the stream row is moved from the expected
- * version first (so a losing writer burns no positions and inserts nothing), then the events are
- * inserted stamped with the transaction id. Subscribers read below pg_snapshot_xmin (see readAll).
+ * Event store on Postgres. An append is one prepared statement (see postgres-append.ts): the stream
+ * row is moved from the expected version first, then the events are inserted stamped with the
+ * transaction id. Subscribers read below pg_snapshot_xmin (see readAll).
  */
 export class PostgresEventStore implements EventStore {
   private watcher: NodeJS.Timeout | null = null;
@@ -60,93 +109,27 @@ export class PostgresEventStore implements EventStore {
     expectedVersion: ExpectedVersion,
     metadata: EventMetadata,
   ): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append needs at least one event');
-    const n = events.length;
-    let moveStream: string;
-    let moveParams: unknown[];
-    if (expectedVersion === 'any') {
-      moveStream = `insert into es_streams (stream_id, version) values (?, ?)
-        on conflict (stream_id) do update set version = es_streams.version + excluded.version returning version`;
-      moveParams = [streamId, n];
-    } else if (expectedVersion === 0) {
-      moveStream = `insert into es_streams (stream_id, version) values (?, ?) on conflict do nothing returning version`;
-      moveParams = [streamId, n];
-    } else {
-      moveStream = `update es_streams set version = version + ? where stream_id = ? and version = ? returning version`;
-      moveParams = [n, streamId, expectedVersion];
-    }
-    const params: unknown[] = [
-      ...moveParams,
-      streamId,
-      n,
-      JSON.stringify(metadata ?? {}),
-      events.map(() => crypto.randomUUID()),
-      events.map((e) => e.type),
-      events.map((e) => e.schemaVersion ?? 1),
-      events.map((e) => JSON.stringify(e.data ?? {})),
-    ];
-    const sql = `
-      with s as (${moveStream}),
-      ins as (
-        insert into es_events (event_id, stream_id, version, type, schema_version, data, metadata)
-        select e.event_id, ?, s.version - ? + e.ord, e.type, e.schema_version, e.data, cast(? as jsonb)
-        from s, unnest(cast(? as uuid[]), cast(? as text[]), cast(? as int[]), cast(? as jsonb[]))
-          with ordinality as e(event_id, type, schema_version, data, ord)
-        returning global_position, transaction_id::text as tx, version
-      )
-      select global_position, tx, version from ins order by version desc limit 1`;
-    const res = await db.raw(sql, params as never);
-    const row = res.rows[0] as { global_position: number; tx: string; version: number } | undefined;
-    if (!row) {
-      const actual = await db('es_streams').where({ stream_id: streamId }).first('version');
-      throw new ExpectedVersionConflict(streamId, expectedVersion, actual ? Number(actual.version) : 0);
-    }
-    return { nextVersion: Number(row.version), position: { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } };
+    return appendEvents(db, streamId, events, expectedVersion, metadata);
   }
 
   async readStream(streamId: string, fromVersion = 1): Promise<RecordedEvent[]> {
-    const res = await this.knex.raw(`select ${COLUMNS} from es_events where stream_id = ? and version >= ? order by version`, [streamId, fromVersion]);
-    return (res.rows as EventRow[]).map(toRecorded);
+    const rows = await runStatement<EventRow>(this.knex, { ...PREPARED.readStream, values: [streamId, fromVersion] });
+    return rows.map(toRecorded);
   }
 
   async streamVersion(streamId: string): Promise<number> {
-    const row = await this.knex('es_streams').where({ stream_id: streamId }).first('version');
-    return row ? Number(row.version) : 0;
+    const rows = await runStatement<{ version: number }>(this.knex, { ...PREPARED.streamVersion, values: [streamId] });
+    return rows[0] ? Number(rows[0].version) : 0;
   }
 
-  /**
-   * One statement, so the events and the horizon come from the same snapshot: nothing at or
-   * below the horizon can become visible later, because every transaction below xmin has ended.
-   */
+  /** Events after a position in global order, and how far a subscriber may move (see readAllSql). */
   async readAll(opts: ReadAllOptions, db: Knex | Knex.Transaction = this.knex): Promise<ReadAllResult> {
-    const params: unknown[] = [opts.after.commit.toString(), opts.after.prepare.toString()];
-    let typeFilter = '';
-    if (opts.types) {
-      params.push(opts.types);
-      typeFilter = `and type = any(cast(? as text[]))`;
-    }
-    params.push(opts.limit);
-    // The snapshot bound as an InitPlan, not a joined CTE: joined, the planner lost the index order and
-    // sorted every event after the checkpoint to return one page, so a rebuild's pages cost O(log) each
-    // instead of O(page). One statement: both reads share the statement's snapshot.
-    const sql = `
-      with ev as (
-        select ${COLUMNS} from es_events
-        where (transaction_id, global_position) > (cast(? as xid8), cast(? as bigint))
-          and transaction_id < (select pg_snapshot_xmin(pg_current_snapshot())) ${typeFilter}
-        order by transaction_id, global_position limit ?
-      ),
-      hz as (
-        select transaction_id::text as tx, global_position from es_events
-        where transaction_id < (select pg_snapshot_xmin(pg_current_snapshot())) order by transaction_id desc, global_position desc limit 1
-      )
-      select 'e' as kind, ev.* from ev
-      union all
-      select 'h', hz.global_position, hz.tx, null, null, null, null, null, null, null, null from hz`;
-    const res = await db.raw(sql, params as never);
+    const values: unknown[] = [opts.after.commit.toString(), opts.after.prepare.toString(), opts.limit];
+    if (opts.types) values.push(opts.types);
+    const rows = await runStatement<EventRow & { kind: string }>(db, { text: opts.types ? READ_ALL_OF_TYPES : READ_ALL, values });
     const events: RecordedEvent[] = [];
     let hz: LogPosition | null = null;
-    for (const r of res.rows as (EventRow & { kind: string })[]) {
+    for (const r of rows) {
       if (r.kind === 'e') events.push(toRecorded(r));
       else hz = { commit: BigInt(r.tx), prepare: BigInt(r.global_position) };
     }
@@ -157,29 +140,22 @@ export class PostgresEventStore implements EventStore {
   }
 
   async lastCommitted(): Promise<LogPosition> {
-    const res = await this.knex.raw(`select transaction_id::text as tx, global_position from es_events order by transaction_id desc, global_position desc limit 1`);
-    const r = res.rows[0];
+    const [r] = await runStatement<{ tx: string; global_position: number }>(this.knex, { ...PREPARED.lastCommitted, values: [] });
     return r ? { commit: BigInt(r.tx), prepare: BigInt(r.global_position) } : { commit: 0n, prepare: 0n };
   }
 
   async head(): Promise<LogPosition> {
-    const res = await this.knex.raw(`
-      select transaction_id::text as tx, global_position from es_events
-      where transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-      order by transaction_id desc, global_position desc limit 1`);
-    const r = res.rows[0];
+    const [r] = await runStatement<{ tx: string; global_position: number }>(this.knex, { ...PREPARED.head, values: [] });
     return r ? { commit: BigInt(r.tx), prepare: BigInt(r.global_position) } : { commit: 0n, prepare: 0n };
   }
 
   /** Range count on the (transaction_id, global_position) index; the log has no gaps in that order. */
   async countBetween(after: LogPosition, upTo: LogPosition, cap: number): Promise<number> {
-    const res = await this.knex.raw(
-      `select count(*)::bigint as n from (select 1 from es_events
-        where (transaction_id, global_position) > (cast(? as xid8), cast(? as bigint))
-          and (transaction_id, global_position) <= (cast(? as xid8), cast(? as bigint)) limit ?) c`,
-      [after.commit.toString(), after.prepare.toString(), upTo.commit.toString(), upTo.prepare.toString(), cap],
-    );
-    return Number(res.rows[0].n);
+    const [r] = await runStatement<{ n: number }>(this.knex, {
+      ...PREPARED.countBetween,
+      values: [after.commit.toString(), after.prepare.toString(), upTo.commit.toString(), upTo.prepare.toString(), cap],
+    });
+    return Number(r.n);
   }
 
   /**
@@ -194,8 +170,8 @@ export class PostgresEventStore implements EventStore {
       let last: number | null = null;
       const tick = async () => {
         try {
-          const r = await this.knex.raw(`select coalesce(max(global_position), 0) as p from es_events`);
-          const p = Number(r.rows[0].p);
+          const [r] = await runStatement<{ p: number }>(this.knex, { ...PREPARED.maxPosition, values: [] });
+          const p = Number(r.p);
           if (last !== null && p !== last) this.listeners.forEach((l) => l());
           last = p;
         } catch {

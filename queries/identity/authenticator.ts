@@ -1,31 +1,23 @@
 import type { Knex } from 'knex';
 import { hashApiKey, hashesEqual, parseApiKey } from '../../src/identity/api-keys';
 import type { Principal } from '../../src/identity/principal';
-
-interface Cached {
-  principal: Principal | null;
-  expires: number;
-}
+import { KeyCache } from './key-cache';
 
 /**
  * Resolves an API key to its principal. Answers are cached for a short time (revocation takes
  * effect within `ttlMs`); failures are cached too, so a flood of bad keys costs one query each.
  */
 export class Authenticator {
-  private readonly cache = new Map<string, Cached>();
+  private readonly cache: KeyCache<Principal | null>;
 
-  constructor(private readonly knex: Knex, private readonly ttlMs = 2000, private readonly maxEntries = 10_000) {}
+  constructor(private readonly knex: Knex, ttlMs = 2000, maxEntries = 10_000) {
+    this.cache = new KeyCache((apiKey) => this.lookup(parseApiKey(apiKey)!.keyId, apiKey), ttlMs, maxEntries);
+  }
 
-  async authenticate(apiKey: string): Promise<Principal | null> {
-    const parsed = parseApiKey(apiKey);
-    if (!parsed) return null;
-    const now = Date.now();
-    const hit = this.cache.get(apiKey);
-    if (hit && hit.expires > now) return hit.principal;
-    const principal = await this.lookup(parsed.keyId, apiKey);
-    if (this.cache.size >= this.maxEntries) this.cache.clear();
-    this.cache.set(apiKey, { principal, expires: now + this.ttlMs });
-    return principal;
+  /** A cached answer comes back synchronously, so the common request skips a promise round. */
+  authenticate(apiKey: string): Principal | null | Promise<Principal | null> {
+    if (!parseApiKey(apiKey)) return null;
+    return this.cache.get(apiKey);
   }
 
   private async lookup(keyId: string, apiKey: string): Promise<Principal | null> {

@@ -72,6 +72,25 @@ export function eventStoreContract(name: string, makeFixture: () => Promise<Even
       assert.deepEqual((await fx.store.readStream(s)).map((e) => e.version), [1, 2]);
     });
 
+    it('numbers several events on from the expected version, and from the current one with \'any\', keeping schema versions and metadata', async () => {
+      const s = `test-${uniq()}`;
+      await fx.store.append(s, [{ type: 'A', data: {} }], 0, {});
+      const r = await fx.store.append(s, [{ type: 'B', data: { i: 1 }, schemaVersion: 2 }, { type: 'C', data: { i: 2 } }], 1, { actor: 'exact' });
+      assert.equal(r.nextVersion, 3);
+      await assert.rejects(fx.store.append(s, [{ type: 'X', data: {} }, { type: 'Y', data: {} }], 1, {}), ExpectedVersionConflict);
+      const any = await fx.store.append(s, [{ type: 'D', data: {} }, { type: 'E', data: {} }], 'any', { actor: 'any' });
+      assert.equal(any.nextVersion, 5);
+      const events = await fx.store.readStream(s);
+      assert.deepEqual(events.map((e) => [e.type, e.version, e.schemaVersion, e.metadata.actor ?? null]), [
+        ['A', 1, 1, null],
+        ['B', 2, 2, 'exact'],
+        ['C', 3, 1, 'exact'],
+        ['D', 4, 1, 'any'],
+        ['E', 5, 1, 'any'],
+      ]);
+      assert.equal(comparePositions(events[4].position, any.position), 0, 'the append returns its last event\'s position');
+    });
+
     it('reads the global log after a position, filtered by type, with a horizon past skipped events', async () => {
       const start = await fx.store.head();
       const s = `test-${uniq()}`;

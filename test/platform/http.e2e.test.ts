@@ -25,6 +25,19 @@ describe('HTTP platform: identity, authentication and the error model', () => {
     assert.equal(r.headers.get('cache-control'), 'no-store');
   });
 
+  it('answers JSON as application/json; charset=utf-8 with the byte length of non-ASCII text, and HEAD without a body', async () => {
+    const u = await makeCaller(t.rt, { tenantId: caller.tenantId, name: 'Zoë Ünderwriter ✓', email: 'zoe@example.com' });
+    const r = await client(t.baseUrl, u.apiKey).get('/users/me');
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.equal(Number(r.headers.get('content-length')), Buffer.byteLength(r.text));
+    assert.equal(r.body.name, 'Zoë Ünderwriter ✓');
+    const head = await client(t.baseUrl, u.apiKey).call('HEAD', '/users/me');
+    assert.equal(head.status, 200);
+    assert.equal(head.text, '');
+    assert.equal(head.headers.get('content-type'), 'application/json; charset=utf-8');
+  });
+
   it('rule: every response carries X-Request-Id and errors repeat it in requestId', async () => {
     const r = await client(t.baseUrl).get('/users/me', { 'X-Request-Id': 'trace-123' });
     assert.equal(r.headers.get('x-request-id'), 'trace-123');
