@@ -95,8 +95,24 @@ export interface CatalogFilter {
   byName?: { names: string[]; where: (qb: Knex.QueryBuilder, name: string) => void };
 }
 
-/** At most this many matched names are read name by name; more, and the substring filters the list's own index walk. */
+/** At most this many matched names are read name by name (see catalog-list-query.ts). */
 export const FEW_NAMES = 16;
+/**
+ * Up to this many matched names, the filter is `name in (...)`: the planner estimates that from the
+ * column's statistics (it badly underestimates `like '%...%'`) and picks between the name index and
+ * walking the sort's index. Beyond, most filings tend to match and the LIKE filter on the walk is as good.
+ */
+export const MANY_NAMES = 256;
+
+/**
+ * The names padded (repeating the last) to the next power of two: each length is a separate prepared
+ * statement, and a connection keeps only so many (infra/postgres/prepared.ts).
+ */
+function inListOf(names: string[]): string[] {
+  if (names.length <= FEW_NAMES) return names;
+  const size = 2 ** Math.ceil(Math.log2(names.length));
+  return [...names, ...Array<string>(size - names.length).fill(names[names.length - 1])];
+}
 
 type NameColumn = 'company_name' | 'product_name';
 
@@ -105,11 +121,11 @@ export async function catalogFilter(knex: Knex, q: CatalogListQuery, principal: 
   const group = q.group ? await groupFilterCodes(knex, q.group) : null;
   const excludedCodes = q.excludeCarrier ? await carrierFilterCodes(knex, q.excludeCarrier, 'excludeCarrier') : null;
   const serff = canViewSerff(principal);
-  // Each substring is matched in the small table of distinct names; null: too many names matched.
+  // Each substring is matched in the small table of distinct names; null: more than MANY_NAMES matched.
   const contains: { column: NameColumn; term: string; names: string[] | null }[] = [];
-  if (q.companyNameContains) contains.push({ column: 'company_name', term: q.companyNameContains, names: await namesContaining(knex, CATALOG_COMPANY_NAMES, q.companyNameContains, FEW_NAMES) });
-  if (q.productNameContains) contains.push({ column: 'product_name', term: q.productNameContains, names: await namesContaining(knex, CATALOG_PRODUCT_NAMES, q.productNameContains, FEW_NAMES) });
-  const split = contains.filter((c) => c.names?.length).sort((a, b) => a.names!.length - b.names!.length)[0];
+  if (q.companyNameContains) contains.push({ column: 'company_name', term: q.companyNameContains, names: await namesContaining(knex, CATALOG_COMPANY_NAMES, q.companyNameContains, MANY_NAMES) });
+  if (q.productNameContains) contains.push({ column: 'product_name', term: q.productNameContains, names: await namesContaining(knex, CATALOG_PRODUCT_NAMES, q.productNameContains, MANY_NAMES) });
+  const split = contains.filter((c) => c.names?.length && c.names.length <= FEW_NAMES).sort((a, b) => a.names!.length - b.names!.length)[0];
   const where = (qb: Knex.QueryBuilder, one?: { column: NameColumn; name: string }) => {
     // Without serff:view, SERFF filings are simply absent (DESIGN.md).
     if (!serff) qb.whereNot('source', 'serff');
@@ -122,7 +138,7 @@ export async function catalogFilter(knex: Knex, q: CatalogListQuery, principal: 
       if (one?.column === c.column) qb.where(c.column, one.name);
       // Exactly the filings whose name contains the term, since every filing's name is in the names table
       // (none matched: `1 = 0`, no scan at all).
-      else if (c.names) qb.whereIn(c.column, c.names);
+      else if (c.names) qb.whereIn(c.column, inListOf(c.names));
       else qb.whereRaw(`lower(${c.column}) like ?`, [containsPattern(c.term)]);
     }
     if (q.businessType) qb.whereIn('business_type', q.businessType);
