@@ -11,7 +11,8 @@ export const CATALOG_FILINGS = 'catalog_filings';
 /**
  * Every company and product name the catalog has seen, one row each: `...Contains` matches its substring
  * here (a few thousand rows) instead of in every filing. Names are never removed (a filing renamed away
- * leaves its old name behind); a stale name matches no filing, so the list stays exact.
+ * leaves its old name behind); a stale name matches no filing, so the list stays exact. `lower_name` is
+ * stored: lower() of every name on every request was most of the look-up's time.
  */
 export const CATALOG_COMPANY_NAMES = 'catalog_company_names';
 export const CATALOG_PRODUCT_NAMES = 'catalog_product_names';
@@ -59,8 +60,8 @@ export class CatalogProjector implements Projector {
         description text,
         files jsonb not null
       );
-      create table ${t(CATALOG_COMPANY_NAMES)} (name text primary key);
-      create table ${t(CATALOG_PRODUCT_NAMES)} (name text primary key);
+      create table ${t(CATALOG_COMPANY_NAMES)} (name text primary key, lower_name text not null generated always as (lower(name)) stored);
+      create table ${t(CATALOG_PRODUCT_NAMES)} (name text primary key, lower_name text not null generated always as (lower(name)) stored);
     `);
   }
 

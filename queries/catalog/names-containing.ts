@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { queryPrepared } from '../../infra/postgres/prepared';
 
 /** `%` and `_` matched literally by LIKE (with the default escape character, the backslash). */
 export function likeLiteral(s: string): string {
@@ -16,6 +17,6 @@ export function containsPattern(term: string): string {
  * substring as a filter is the cheaper plan. Ordered, so equal requests build equal SQL.
  */
 export async function namesContaining(knex: Knex, table: string, term: string, max: number): Promise<string[] | null> {
-  const rows = (await knex(table).select('name').whereRaw('lower(name) like ?', [containsPattern(term)]).orderBy('name').limit(max + 1)) as { name: string }[];
+  const rows = await queryPrepared<{ name: string }>(knex, knex(table).select('name').whereRaw('lower_name like ?', [containsPattern(term)]).orderBy('name').limit(max + 1));
   return rows.length > max ? null : rows.map((r) => r.name);
 }

@@ -38,8 +38,8 @@ describe('catalog keyset pages', function () {
         'Property', 'APPROVED', 'RATE',
         case when i % 3 = 2 then null else date '2024-03-01' + (i % 2) end, '[]'::jsonb
       from generate_series(1, 300) as i;
-      insert into ${CATALOG_COMPANY_NAMES} select distinct company_name from ${CATALOG_FILINGS};
-      insert into ${CATALOG_PRODUCT_NAMES} select distinct product_name from ${CATALOG_FILINGS};
+      insert into ${CATALOG_COMPANY_NAMES} (name) select distinct company_name from ${CATALOG_FILINGS};
+      insert into ${CATALOG_PRODUCT_NAMES} (name) select distinct product_name from ${CATALOG_FILINGS};
       analyze ${CATALOG_FILINGS};
     `);
   });

@@ -75,8 +75,8 @@ async function generate(knex: Knex): Promise<void> {
                       case when i % 10 < 6 then 'ABCD-' || (130000000 + i) else (18 + i % 8) || '-' || lpad(i::text, 6, '0') end as ref) s;
     insert into ${DIR.carriers} (id, version, name, search, identifiers, naic_codes, aliases)
     values ('carrier_10042', 1, 'Company 10042', 'company 10042', '[{"scheme":"naic_company","value":"10042"}]', '{10042}', '{}');
-    insert into ${CATALOG_COMPANY_NAMES} select distinct company_name from ${CATALOG_FILINGS};
-    insert into ${CATALOG_PRODUCT_NAMES} select distinct product_name from ${CATALOG_FILINGS};
+    insert into ${CATALOG_COMPANY_NAMES} (name) select distinct company_name from ${CATALOG_FILINGS};
+    insert into ${CATALOG_PRODUCT_NAMES} (name) select distinct product_name from ${CATALOG_FILINGS};
     analyze ${CATALOG_FILINGS};
     analyze ${CATALOG_COMPANY_NAMES};
     analyze ${CATALOG_PRODUCT_NAMES};
