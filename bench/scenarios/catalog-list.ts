@@ -123,7 +123,8 @@ export const scenario: BenchScenario = {
     let maxRss = 0;
     const sampler = setInterval(() => (maxRss = Math.max(maxRss, rssMb(serve.child.pid!))), 250);
     const pgHandle = await ensureEmbeddedPostgres(data.dataDir, createLogger('warn'));
-    const knex = knexFactory({ client: 'pg' });
+    // Connected: the filters look up carriers and matched names before the page's SQL is built.
+    const knex = knexFactory({ client: 'pg', connection: pgHandle.connectionString, pool: { min: 0, max: 1 } });
     try {
       const headers = { Authorization: `Bearer ${data.apiKey}` };
       const deep = Math.min(DEEP_PAGE, Math.ceil(n / LIMIT));

@@ -8,6 +8,14 @@ import type { ProjectionContext, Projector, TableNamer } from '../projector';
 import { upsertRows } from '../batch-sql';
 
 export const CATALOG_FILINGS = 'catalog_filings';
+/**
+ * Every company and product name the catalog has seen, one row each: `...Contains` matches its substring
+ * here (a few thousand rows) instead of in every filing. Names are never removed (a filing renamed away
+ * leaves its old name behind); a stale name matches no filing, so the list stays exact. `lower_name` is
+ * stored: lower() of every name on every request was most of the look-up's time.
+ */
+export const CATALOG_COMPANY_NAMES = 'catalog_company_names';
+export const CATALOG_PRODUCT_NAMES = 'catalog_product_names';
 
 /**
  * The catalog read model: one row per filing with the spec's fields as columns, so every list filter
@@ -17,8 +25,8 @@ export const CATALOG_FILINGS = 'catalog_filings';
  */
 export class CatalogProjector implements Projector {
   readonly name = CATALOG_PROJECTION;
-  readonly version = 2;
-  readonly tables = [CATALOG_FILINGS];
+  readonly version = 3;
+  readonly tables = [CATALOG_FILINGS, CATALOG_COMPANY_NAMES, CATALOG_PRODUCT_NAMES];
   readonly eventTypes = CATALOG_FILING_EVENT_TYPES;
 
   async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
@@ -52,6 +60,8 @@ export class CatalogProjector implements Projector {
         description text,
         files jsonb not null
       );
+      create table ${t(CATALOG_COMPANY_NAMES)} (name text primary key, lower_name text not null generated always as (lower(name)) stored);
+      create table ${t(CATALOG_PRODUCT_NAMES)} (name text primary key, lower_name text not null generated always as (lower(name)) stored);
     `);
   }
 
@@ -67,8 +77,8 @@ export class CatalogProjector implements Projector {
       create index on ${f} (toi_code, submission_date desc nulls last, id);
       create index on ${f} (sub_toi_code);
       create index on ${f} (source_reference_key, source);
-      create index on ${f} (company_name);
-      create index on ${f} (product_name);
+      create index on ${f} (company_name, submission_date desc nulls last, id);
+      create index on ${f} (product_name, submission_date desc nulls last, id);
       create index on ${f} (naic_group_code);
       create index on ${f} using gin (naic_company_codes);
       create index on ${f} (normalized_outcome, submission_date desc nulls last, id);
@@ -78,13 +88,14 @@ export class CatalogProjector implements Projector {
   async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
     // A batch holds many filings: the last event of each stream wins, written with one upsert.
     const rows = new Map<string, Record<string, unknown>>();
+    const seen: Record<string, unknown>[] = [];
     for (const raw of events) {
       const e = raw as unknown as CatalogFilingEvent & { version: number };
       switch (e.type) {
         case 'CatalogFilingImported':
         case 'CatalogFilingUpdated': {
           const x = e.data.filing;
-          rows.set(x.id, {
+          const row = {
             id: x.id,
             version: raw.version,
             source: x.source,
@@ -111,7 +122,9 @@ export class CatalogProjector implements Projector {
             state_status_changed_date: x.stateStatusChangedDate,
             description: x.description,
             files: e.data.files.map((file) => ({ fileId: file.fileId, name: file.name, role: file.role, versionId: file.versionId })),
-          });
+          };
+          rows.set(x.id, row);
+          seen.push(row);
           break;
         }
         default:
@@ -121,5 +134,10 @@ export class CatalogProjector implements Projector {
     if (!rows.size) return;
     // Conditional on the stream version, so replaying a batch is harmless.
     await upsertRows(trx, t(CATALOG_FILINGS), [...rows.values()], { conflict: ['id'], newerBy: 'version' });
+    // Every name of the batch, also those a later event of the batch replaced: one-by-one application
+    // would have recorded them too, and an extra name matches no filing.
+    const names = (column: 'company_name' | 'product_name') => [...new Set(seen.map((r) => r[column] as string))].sort().map((name) => ({ name }));
+    await upsertRows(trx, t(CATALOG_COMPANY_NAMES), names('company_name'), { conflict: ['name'], update: 'ignore' });
+    await upsertRows(trx, t(CATALOG_PRODUCT_NAMES), names('product_name'), { conflict: ['name'], update: 'ignore' });
   }
 }

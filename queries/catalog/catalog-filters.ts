@@ -11,7 +11,9 @@ import { canViewSerff, type Principal } from '../../src/identity/principal';
 import { cursorParam, qInt, qList, qScalar } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
 import { carrierFilterCodes, groupFilterCodes } from '../directory/directory-resolution';
+import { CATALOG_COMPANY_NAMES, CATALOG_PRODUCT_NAMES } from '../../projections/catalog/catalog-projector';
 import type { SortKey } from './keyset';
+import { containsPattern, namesContaining } from './names-containing';
 
 const text = z.string().min(1, 'Must not be empty.').max(500, 'At most 500 characters.');
 const date = qScalar(z.string().refine(isIsoDate, 'Must be a date YYYY-MM-DD.'));
@@ -81,24 +83,50 @@ export function checkCombination(q: CatalogListQuery, principal: Principal): voi
   if (q.source?.includes('serff') && !canViewSerff(principal)) throw forbidden('Viewing SERFF filings needs the serff:view permission.');
 }
 
-/** Applies the filters to one catalog_filings query (a keyset page may need several, one per branch). */
-export type CatalogFilter = (qb: Knex.QueryBuilder) => void;
-
-/** `%` and `_` matched literally by LIKE (with the default escape character, the backslash). */
-function likeLiteral(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+/**
+ * The list's filters, resolved once (the carrier and group look-ups may answer 404). `where` applies them
+ * to one catalog_filings query (a keyset page may need several, one per branch). `byName` is set when a
+ * `...Contains` term matched a few names: the same rows are then the disjoint union over those names of
+ * `byName.where(qb, name)` (the other filters and `column = name`), which the page reads as one index
+ * range of `(name, submission_date desc nulls last, id)` per name (see catalog-list-query.ts).
+ */
+export interface CatalogFilter {
+  where: (qb: Knex.QueryBuilder) => void;
+  byName?: { names: string[]; where: (qb: Knex.QueryBuilder, name: string) => void };
 }
 
+/** At most this many matched names are read name by name (see catalog-list-query.ts). */
+export const FEW_NAMES = 16;
 /**
- * Resolves every filter once (the carrier and group look-ups may answer 404) into a function that applies
- * them to a catalog_filings query.
+ * Up to this many matched names, the filter is `name in (...)`: the planner estimates that from the
+ * column's statistics (it badly underestimates `like '%...%'`) and picks between the name index and
+ * walking the sort's index. Beyond, most filings tend to match and the LIKE filter on the walk is as good.
  */
+export const MANY_NAMES = 256;
+
+/**
+ * The names padded (repeating the last) to the next power of two: each length is a separate prepared
+ * statement, and a connection keeps only so many (infra/postgres/prepared.ts).
+ */
+function inListOf(names: string[]): string[] {
+  if (names.length <= FEW_NAMES) return names;
+  const size = 2 ** Math.ceil(Math.log2(names.length));
+  return [...names, ...Array<string>(size - names.length).fill(names[names.length - 1])];
+}
+
+type NameColumn = 'company_name' | 'product_name';
+
 export async function catalogFilter(knex: Knex, q: CatalogListQuery, principal: Principal): Promise<CatalogFilter> {
   const carrierCodes = q.carrier ? await carrierFilterCodes(knex, q.carrier, 'carrier') : null;
   const group = q.group ? await groupFilterCodes(knex, q.group) : null;
   const excludedCodes = q.excludeCarrier ? await carrierFilterCodes(knex, q.excludeCarrier, 'excludeCarrier') : null;
   const serff = canViewSerff(principal);
-  return (qb) => {
+  // Each substring is matched in the small table of distinct names; null: more than MANY_NAMES matched.
+  const contains: { column: NameColumn; term: string; names: string[] | null }[] = [];
+  if (q.companyNameContains) contains.push({ column: 'company_name', term: q.companyNameContains, names: await namesContaining(knex, CATALOG_COMPANY_NAMES, q.companyNameContains, MANY_NAMES) });
+  if (q.productNameContains) contains.push({ column: 'product_name', term: q.productNameContains, names: await namesContaining(knex, CATALOG_PRODUCT_NAMES, q.productNameContains, MANY_NAMES) });
+  const split = contains.filter((c) => c.names?.length && c.names.length <= FEW_NAMES).sort((a, b) => a.names!.length - b.names!.length)[0];
+  const where = (qb: Knex.QueryBuilder, one?: { column: NameColumn; name: string }) => {
     // Without serff:view, SERFF filings are simply absent (DESIGN.md).
     if (!serff) qb.whereNot('source', 'serff');
     if (q.source) qb.whereIn('source', q.source);
@@ -106,9 +134,13 @@ export async function catalogFilter(knex: Knex, q: CatalogListQuery, principal: 
     if (q.state) qb.whereIn('state', q.state);
     if (q.companyName) qb.whereIn('company_name', q.companyName);
     if (q.productName) qb.whereIn('product_name', q.productName);
-    // LIKE with % and _ escaped: a literal substring, and one a trigram index can answer.
-    if (q.companyNameContains) qb.whereRaw('lower(company_name) like ?', [`%${likeLiteral(q.companyNameContains.toLowerCase())}%`]);
-    if (q.productNameContains) qb.whereRaw('lower(product_name) like ?', [`%${likeLiteral(q.productNameContains.toLowerCase())}%`]);
+    for (const c of contains) {
+      if (one?.column === c.column) qb.where(c.column, one.name);
+      // Exactly the filings whose name contains the term, since every filing's name is in the names table
+      // (none matched: `1 = 0`, no scan at all).
+      else if (c.names) qb.whereIn(c.column, inListOf(c.names));
+      else qb.whereRaw(`lower(${c.column}) like ?`, [containsPattern(c.term)]);
+    }
     if (q.businessType) qb.whereIn('business_type', q.businessType);
     if (q.normalizedOutcome) qb.whereIn('normalized_outcome', q.normalizedOutcome);
     if (q.filingTypeNormalized) qb.whereIn('filing_type_normalized', q.filingTypeNormalized);
@@ -134,5 +166,9 @@ export async function catalogFilter(knex: Knex, q: CatalogListQuery, principal: 
       // A filing whose carrier is unknown (carrierIds null or empty) is excluded too (DESIGN.md).
       qb.whereRaw('cardinality(carrier_ids) > 0').whereRaw('not (coalesce(naic_company_codes, ?::text[]) && ?::text[])', ['{}', excludedCodes]);
     }
+  };
+  return {
+    where: (qb) => where(qb),
+    byName: split && { names: split.names!, where: (qb, name) => where(qb, { column: split.column, name }) },
   };
 }

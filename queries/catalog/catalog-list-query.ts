@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
 import type { CatalogFilter } from './catalog-filters';
-import { afterBranches, orderBy, type KeysetPosition, type SortKey } from './keyset';
+import { afterBranches, orderBy, type KeysetBranch, type KeysetPosition, type SortKey } from './keyset';
+
+/** Beyond this many UNION ALL branches, planning the page costs more than the per-name ranges save. */
+const MAX_NAME_BRANCHES = 48;
 
 /**
  * The SQL of one catalog list page: the endpoint runs it, the query-plan test EXPLAINs it and the
@@ -11,16 +14,22 @@ import { afterBranches, orderBy, type KeysetPosition, type SortKey } from './key
  * outer ORDER BY ... LIMIT merges them: a Merge Append that pulls about one page in all (see keyset.ts).
  */
 export function catalogListQuery(knex: Knex, filter: CatalogFilter, keys: SortKey[], limit: number, after: KeysetPosition | null, columns: readonly string[] = ['*']): Knex.QueryBuilder {
-  const page = (branch?: (qb: Knex.QueryBuilder) => void) => {
+  const page = (where: (qb: Knex.QueryBuilder) => void, branch?: (qb: Knex.QueryBuilder) => void) => {
     const qb = knex(CATALOG_FILINGS).select(columns);
-    filter(qb);
+    where(qb);
     branch?.(qb);
     orderBy(qb, keys);
     return qb.limit(limit);
   };
-  const branches = after ? afterBranches(keys, after) : [];
-  if (branches.length <= 1) return page(branches[0]);
-  const merged = knex.select('*').from(knex.unionAll(branches.map((b) => page(b)), true).as('after'));
+  const branches: (KeysetBranch | undefined)[] = after ? afterBranches(keys, after) : [undefined];
+  // A few matched names: one branch per name (and keyset branch), each an index range of (name, sort...),
+  // so the page reads about `limit` rows instead of filtering the list's index walk by substring.
+  const byName = filter.byName && filter.byName.names.length * branches.length <= MAX_NAME_BRANCHES ? filter.byName : null;
+  const pages = byName
+    ? byName.names.flatMap((name) => branches.map((b) => page((qb) => byName.where(qb, name), b)))
+    : branches.map((b) => page(filter.where, b));
+  if (pages.length === 1) return pages[0];
+  const merged = knex.select('*').from(knex.unionAll(pages, true).as('after'));
   orderBy(merged, keys);
   return merged.limit(limit);
 }

@@ -46,6 +46,23 @@ describe('catalog and files projectors: batches', function () {
     assert.equal(rows.length, 2);
   });
 
+  it('rule: the names tables hold every company and product name seen once, also names a later event replaced', async () => {
+    const a = aFiling({ companyName: 'Acme Mutual', productName: 'Home' });
+    const b = aFiling({ companyName: 'Acme Mutual', productName: 'Auto 100%' });
+    const c = aFiling({ companyName: 'Zenith_Re', productName: 'Home' });
+    const events = inStreams([
+      imported(a, []),
+      imported(b, []),
+      updated({ ...a, companyName: 'Acme Mutual Group' }, []),
+      imported(c, []),
+      updated({ ...c, productName: 'Home Plus' }, []),
+    ]);
+    const dump = await bench.assertBatchEquivalence(new CatalogProjector(), events);
+    const names = (rows: string[]) => rows.map((j) => (JSON.parse(j) as { name: string }).name).sort();
+    assert.deepEqual(names(dump.catalog_company_names), ['Acme Mutual', 'Acme Mutual Group', 'Zenith_Re']);
+    assert.deepEqual(names(dump.catalog_product_names), ['Auto 100%', 'Home', 'Home Plus']);
+  });
+
   it('rule: the files read model keeps the last file list of each filing; a file dropped in the same batch is gone', async () => {
     const a = aFiling();
     const kept = aFile({ name: 'kept.pdf' });

@@ -6,10 +6,10 @@ import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
 import type { Principal } from '../../src/identity/principal';
-import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
+import { CATALOG_COMPANY_NAMES, CATALOG_FILINGS, CATALOG_PRODUCT_NAMES } from '../../projections/catalog/catalog-projector';
 import { CatalogListQuery, catalogFilter, sortKeys } from '../../queries/catalog/catalog-filters';
 import { catalogListQuery } from '../../queries/catalog/catalog-list-query';
-import type { KeysetPosition } from '../../queries/catalog/keyset';
+import { orderBy, type KeysetPosition } from '../../queries/catalog/keyset';
 import { freshDatabaseUrl } from '../support/postgres';
 
 const principal = { permissions: ['serff:view'] } as unknown as Principal;
@@ -38,6 +38,8 @@ describe('catalog keyset pages', function () {
         'Property', 'APPROVED', 'RATE',
         case when i % 3 = 2 then null else date '2024-03-01' + (i % 2) end, '[]'::jsonb
       from generate_series(1, 300) as i;
+      insert into ${CATALOG_COMPANY_NAMES} (name) select distinct company_name from ${CATALOG_FILINGS};
+      insert into ${CATALOG_PRODUCT_NAMES} (name) select distinct product_name from ${CATALOG_FILINGS};
       analyze ${CATALOG_FILINGS};
     `);
   });
@@ -47,7 +49,14 @@ describe('catalog keyset pages', function () {
   });
 
   const SORTS: string[][] = [[], ['submissionDate'], ['-dispositionDate', 'state'], ['state', '-submissionDate', 'stateStatusChangedDate'], ['-companyName', 'dispositionDate']];
-  const FILTERS: Record<string, string>[] = [{}, { toi: '04.0' }, { state: 'TX', submissionDateFrom: '2024-01-03' }];
+  // The ...Contains filters read one index range per matched name: 1 and 4 names, alone and with a state.
+  const FILTERS: Record<string, string>[] = [
+    {},
+    { toi: '04.0' },
+    { state: 'TX', submissionDateFrom: '2024-01-03' },
+    { companyNameContains: 'ANY 1' },
+    { companyNameContains: 'company', state: 'FL' },
+  ];
 
   for (const sort of SORTS) {
     for (const filters of FILTERS) {
@@ -68,6 +77,13 @@ describe('catalog keyset pages', function () {
         }
         assert.ok(all.length > 20);
         assert.deepEqual(walked, all);
+        if (q.companyNameContains) {
+          // The per-name union is the substring filter of the plain order.
+          const plain = knex(CATALOG_FILINGS).select('id').whereRaw('lower(company_name) like ?', [`%${q.companyNameContains.toLowerCase()}%`]);
+          if (q.state) plain.whereIn('state', q.state);
+          orderBy(plain, keys);
+          assert.deepEqual(((await plain) as { id: string }[]).map((r) => r.id), all);
+        }
       });
     }
   }

@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
 import type { Principal } from '../../src/identity/principal';
-import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
+import { CATALOG_COMPANY_NAMES, CATALOG_FILINGS, CATALOG_PRODUCT_NAMES } from '../../projections/catalog/catalog-projector';
 import { DIR } from '../../projections/directory/directory-projector';
 import { CatalogListQuery, catalogFilter, sortKeys } from '../../queries/catalog/catalog-filters';
 import { catalogListQuery } from '../../queries/catalog/catalog-list-query';
@@ -23,7 +23,7 @@ const ROWS = 50_000;
  * that scans the whole catalog table fails the test. WRITE_PLANS=1 also rewrites
  * docs/catalog-query-plans.md from these plans.
  */
-/** `unindexed`: shown in the doc but not held to the rule (a substring filter alone has no index to use). */
+/** `unindexed`: shown in the doc but not held to the rule (a substring of most names: at 50,000 rows a sequential scan is cheapest). */
 const LISTS: { title: string; query: Record<string, string | string[]>; serff?: boolean; after?: KeysetPosition; unindexed?: boolean }[] = [
   { title: 'Default list (newest submissions first)', query: {} },
   { title: 'Default list for a key without serff:view (SERFF filings absent)', query: {}, serff: false },
@@ -32,7 +32,12 @@ const LISTS: { title: string; query: Record<string, string | string[]>; serff?: 
   { title: 'Lookup by native reference (one source, one reference)', query: { source: 'serff', sourceReference: 'ABCD-130012345' } },
   { title: 'TOI within a submission date range', query: { toi: '04.0', submissionDateFrom: '2024-01-01', submissionDateTo: '2024-12-31' } },
   { title: 'State and TOI', query: { state: 'TX', toi: '04.0' } },
-  { title: 'Company name contains (no index: see above)', query: { companyNameContains: 'Company 1004' }, unindexed: true },
+  { title: 'Company name contains, 10 names (one index range per name)', query: { companyNameContains: 'Company 1004' } },
+  { title: 'Company name contains, 1 name', query: { companyNameContains: 'Company 10042' } },
+  { title: 'A deep page of company name contains, 1 name', query: { companyNameContains: 'Company 10042' }, after: { v: ['2021-06-01'], id: '80000000-0000-4000-8000-000000000000' } },
+  { title: 'Product name contains, 1 name, with a state', query: { productNameContains: 'product 42', state: 'TX' } },
+  { title: 'Company name contains, 100 names (an IN list of the names)', query: { companyNameContains: 'Company 100' } },
+  { title: 'Company name contains, 2,000 names (the substring filters the date index walk)', query: { companyNameContains: 'Company 1' }, unindexed: true },
   { title: 'Submission date range and outcome', query: { submissionDateFrom: '2023-01-01', submissionDateTo: '2023-12-31', normalizedOutcome: 'APPROVED' } },
   { title: 'A deep page of the default list (after a keyset position)', query: {}, after: { v: ['2021-06-01'], id: '80000000-0000-4000-8000-000000000000' } },
   { title: 'A deep page of state and TOI', query: { state: 'TX', toi: '04.0' }, after: { v: ['2021-06-01'], id: '80000000-0000-4000-8000-000000000000' } },
@@ -70,7 +75,11 @@ async function generate(knex: Knex): Promise<void> {
                       case when i % 10 < 6 then 'ABCD-' || (130000000 + i) else (18 + i % 8) || '-' || lpad(i::text, 6, '0') end as ref) s;
     insert into ${DIR.carriers} (id, version, name, search, identifiers, naic_codes, aliases)
     values ('carrier_10042', 1, 'Company 10042', 'company 10042', '[{"scheme":"naic_company","value":"10042"}]', '{10042}', '{}');
+    insert into ${CATALOG_COMPANY_NAMES} (name) select distinct company_name from ${CATALOG_FILINGS};
+    insert into ${CATALOG_PRODUCT_NAMES} (name) select distinct product_name from ${CATALOG_FILINGS};
     analyze ${CATALOG_FILINGS};
+    analyze ${CATALOG_COMPANY_NAMES};
+    analyze ${CATALOG_PRODUCT_NAMES};
     analyze ${DIR.carriers};
   `);
 }

@@ -1,0 +1,22 @@
+import type { Knex } from 'knex';
+import { queryPrepared } from '../../infra/postgres/prepared';
+
+/** `%` and `_` matched literally by LIKE (with the default escape character, the backslash). */
+export function likeLiteral(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The LIKE pattern of a `...Contains` term: a literal, case-insensitive substring (compared to `lower(x)`). */
+export function containsPattern(term: string): string {
+  return `%${likeLiteral(term.toLowerCase())}%`;
+}
+
+/**
+ * The names of a names table (catalog projector) that contain `term` as `...Contains` defines it, or null
+ * when more than `max` do: then most filings tend to match and walking the list's own index with the
+ * substring as a filter is the cheaper plan. Ordered, so equal requests build equal SQL.
+ */
+export async function namesContaining(knex: Knex, table: string, term: string, max: number): Promise<string[] | null> {
+  const rows = await queryPrepared<{ name: string }>(knex, knex(table).select('name').whereRaw('lower_name like ?', [containsPattern(term)]).orderBy('name').limit(max + 1));
+  return rows.length > max ? null : rows.map((r) => r.name);
+}
