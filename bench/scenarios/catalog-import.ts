@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { openRuntime } from '../../src/runtime';
 import type { BenchScenario } from '../types';
+import { runStandalone } from '../support/standalone';
 import { writeGeneratedCatalog } from '../catalog-generator';
 import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
 
@@ -70,12 +71,4 @@ export const scenario: BenchScenario = {
   },
 };
 
-if (require.main === module) {
-  scenario
-    .run({ quick: process.argv.includes('--quick'), log: (m) => process.stderr.write(m + '\n') })
-    .then((rows) => console.log(JSON.stringify(rows, null, 2)))
-    .catch((e) => {
-      console.error(e);
-      process.exit(1);
-    });
-}
+if (require.main === module) runStandalone(scenario);

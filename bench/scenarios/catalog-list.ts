@@ -11,6 +11,7 @@ import { CATALOG_LIST_COLUMNS } from '../../queries/catalog/catalog-record';
 import { catalogBenchData } from '../support/catalog-data';
 import { BIN, load, rssMb, startServerProcess, type LoadResult } from '../support/load';
 import type { BenchRow, BenchScenario } from '../types';
+import { runStandalone } from '../support/standalone';
 
 const LIMIT = 50;
 const CONNECTIONS = 16;
@@ -177,12 +178,4 @@ export const scenario: BenchScenario = {
   },
 };
 
-if (require.main === module) {
-  scenario
-    .run({ quick: process.argv.includes('--quick'), log: (m) => process.stderr.write(m + '\n') })
-    .then((rows) => console.log(JSON.stringify(rows, null, 2)))
-    .catch((e) => {
-      console.error(e);
-      process.exit(1);
-    });
-}
+if (require.main === module) runStandalone(scenario);
