@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { ExpectedVersionConflict } from '../../src/domain/errors';
 import type { AppendResult, EventMetadata, ExpectedVersion, NewEvent } from '../../src/domain/events';
-import { runStatement } from './postgres-statement';
+import { runStatement } from '../postgres/prepared';
 
 /**
  * The append statements of the Postgres event store, sent straight to a pooled `pg` connection as

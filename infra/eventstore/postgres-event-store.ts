@@ -3,7 +3,7 @@ import type { AppendResult, EventMetadata, ExpectedVersion, LogPosition, NewEven
 import { comparePositions } from '../../src/domain/events';
 import type { EventStore, ReadAllOptions, ReadAllResult } from './event-store';
 import { appendEvents } from './postgres-append';
-import { runStatement } from './postgres-statement';
+import { runStatement } from '../postgres/prepared';
 
 interface EventRow {
   global_position: number;

@@ -2,9 +2,40 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type pg from 'pg';
 
+interface ConnectionSource {
+  acquireConnection(): Promise<pg.ClientBase>;
+  releaseConnection(c: pg.ClientBase): Promise<void>;
+}
+
+/**
+ * Lends `fn` a `pg` connection of `db`: a pooled one, or the transaction's own one inside a
+ * transaction (knex's transaction client hands out its connection), so statements inside and outside
+ * transactions share one path.
+ */
+async function withConnection<T>(db: Knex | Knex.Transaction, fn: (conn: pg.ClientBase) => Promise<T>): Promise<T> {
+  const client = db.client as ConnectionSource;
+  const conn = await client.acquireConnection();
+  try {
+    return await fn(conn);
+  } finally {
+    await client.releaseConnection(conn);
+  }
+}
+
+/**
+ * Runs one statement straight on a `pg` connection of `db`, skipping knex's query building, which
+ * cost more node CPU than the driver itself on the event store's hot statements. With a `name`,
+ * Postgres parses and plans the statement once per connection: only for statements whose plan does
+ * not depend on the parameters' values (a generic plan would be wrong for, say, a type filter of
+ * varying selectivity).
+ */
+export async function runStatement<R extends object>(db: Knex | Knex.Transaction, query: { name?: string; text: string; values: unknown[] }): Promise<R[]> {
+  return withConnection(db, async (conn) => (await conn.query<R & pg.QueryResultRow>(query)).rows);
+}
+
 /** Statements one connection keeps prepared; beyond this, new shapes run unnamed (no server memory grows). */
 const MAX_PREPARED_PER_CONNECTION = 200;
-const preparedOn = new WeakMap<pg.Client, Set<string>>();
+const preparedOn = new WeakMap<pg.ClientBase, Set<string>>();
 
 /**
  * Runs a knex-built statement as a named prepared statement on a pooled connection. On a hot list
@@ -15,15 +46,12 @@ const preparedOn = new WeakMap<pg.Client, Set<string>>();
  */
 export async function queryPrepared<T>(knex: Knex, query: Knex.QueryBuilder): Promise<T[]> {
   const { sql, bindings } = query.toSQL().toNative();
-  const conn = (await knex.client.acquireConnection()) as pg.Client;
-  try {
+  return withConnection(knex, async (conn) => {
     let names = preparedOn.get(conn);
     if (!names) preparedOn.set(conn, (names = new Set()));
     const name = `ifrs_${crypto.createHash('sha1').update(sql).digest('base64url').slice(0, 20)}`;
     if (!names.has(name) && names.size < MAX_PREPARED_PER_CONNECTION) names.add(name);
     const res = await conn.query<T & pg.QueryResultRow>(names.has(name) ? { name, text: sql, values: bindings as unknown[] } : { text: sql, values: bindings as unknown[] });
     return res.rows;
-  } finally {
-    await knex.client.releaseConnection(conn);
-  }
+  });
 }
