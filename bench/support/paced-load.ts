@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import net from 'node:net';
+import path from 'node:path';
 
 export interface PacedResult {
   rps: number;
@@ -60,7 +62,14 @@ class Connection {
  * 1 ms steps below every slow answer. Raw sockets and a prebuilt request keep the generator's own
  * CPU, which shares the cores with the server, near autocannon's.
  */
-export async function pacedLoad(url: string, opts: { rate: number; seconds: number; connections: number; headers?: Record<string, string> }): Promise<PacedResult> {
+export interface PacedOptions {
+  rate: number;
+  seconds: number;
+  connections: number;
+  headers?: Record<string, string>;
+}
+
+export async function pacedLoad(url: string, opts: PacedOptions): Promise<PacedResult> {
   const target = new URL(url);
   const headerLines = Object.entries({ Host: target.host, Connection: 'keep-alive', ...opts.headers }).map(([k, v]) => `${k}: ${v}\r\n`);
   const request = Buffer.from(`GET ${target.pathname}${target.search} HTTP/1.1\r\n${headerLines.join('')}\r\n`, 'latin1');
@@ -110,4 +119,20 @@ export async function pacedLoad(url: string, opts: { rate: number; seconds: numb
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] * 10) / 10 : NaN);
   return { rps: latencies.length / seconds, p50: pct(50), p99: pct(99), errors, non2xx };
+}
+
+/**
+ * pacedLoad in a fresh child process, after `warmupSeconds` of the same load that is not counted. The bench
+ * runner holds every earlier scenario's garbage; its collector pausing would delay reading answers and be
+ * counted as server latency. The child's only work is the generator.
+ */
+export function pacedLoadInProcess(url: string, opts: PacedOptions & { warmupSeconds: number }): Promise<PacedResult> {
+  const { warmupSeconds, ...rest } = opts;
+  const main = path.join(__dirname, 'paced-load-main.ts');
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-r', 'tsx/cjs', main, JSON.stringify({ url, opts: rest, warmupSeconds })], { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`paced load failed: ${String(stderr).slice(-500) || err.message}`));
+      else resolve(JSON.parse(stdout) as PacedResult);
+    });
+  });
 }
