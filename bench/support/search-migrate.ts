@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { ensureEmbeddedPostgres } from '../../infra/postgres/embedded';
-import { ROW_TARGET, SUMMARY_LENGTH_SQL } from '../../infra/search/postgres-search-index';
+import { ROW_TARGET, SLICES, SUMMARY_LENGTH_SQL, sliceOf } from '../../infra/search/postgres-search-index';
 import { createLogger } from '../../src/logger';
 
 /**
- * Moves a kept benchmark corpus from Postgres search schema 1 to 2 in place, with SQL over the stored
- * rows (a reload through the projector takes 30+ minutes): rows kept uncompressed up to ROW_TARGET, and
- * the summary's length stored for scoring. Only the search tables change; the marker is bumped last.
+ * Moves a kept benchmark corpus from Postgres search schema 1 or 2 to 3 in place, with SQL over the stored
+ * rows (a reload through the projector takes 30+ minutes). 1 → 2: rows kept uncompressed up to ROW_TARGET,
+ * and the summary's length stored for scoring; 2 → 3: the summary index split into SLICES partial indexes.
+ * Only the search tables change; the marker is bumped after each step.
  * Usage: npx tsx bench/support/search-migrate.ts [dataDir] [filings]
  */
 async function main(): Promise<void> {
@@ -16,7 +17,11 @@ async function main(): Promise<void> {
   const filings = Number(process.argv[3] ?? 100_000);
   const markerFile = path.join(dataDir, `postgres-${filings}.json`);
   const marker = JSON.parse(fs.readFileSync(markerFile, 'utf8')) as { schema: string };
-  if (marker.schema !== 'postgres-search-1') throw new Error(`${markerFile}: schema ${marker.schema}, expected postgres-search-1`);
+  if (!['postgres-search-1', 'postgres-search-2'].includes(marker.schema)) throw new Error(`${markerFile}: schema ${marker.schema}, expected postgres-search-1 or 2`);
+  const mark = (schema: string) => {
+    fs.writeFileSync(markerFile, JSON.stringify({ ...marker, schema, migratedAt: new Date().toISOString() }, null, 2) + '\n');
+    console.log(`marker ${markerFile} now ${schema}`);
+  };
   const handle = await ensureEmbeddedPostgres(path.join(dataDir, 'postgres'), createLogger('warn'));
   const u = new URL(handle.connectionString);
   u.pathname = `/search_${filings}`;
@@ -29,6 +34,22 @@ async function main(): Promise<void> {
   };
   try {
     await c.query(`set maintenance_work_mem = '512MB'`);
+    if (marker.schema === 'postgres-search-1') await toUncompressedRows(step, mark);
+    // The same index names as createSchema gives a fresh table (search_filings_doc_tsv_idx, ..._idx1, ...).
+    await step('drop the whole-table summary index', 'drop index if exists search_filings_doc_tsv_idx, search_filings_doc_tsv_s0');
+    for (let k = 0; k < SLICES; k++) {
+      await step(`slice ${k}`, `create index on search_filings using gin (doc_tsv) where ${sliceOf('filing_id')} = ${k}`);
+    }
+    await step('analyze', 'analyze search_filings');
+    mark('postgres-search-3');
+  } finally {
+    await c.end();
+    await handle.stop();
+  }
+}
+
+async function toUncompressedRows(step: (label: string, text: string) => Promise<void>, mark: (schema: string) => void): Promise<void> {
+  {
     await step('filings', `begin;
       create table search_filings_v2 (
         filing_id uuid not null, stream_version int not null, source text not null, source_reference text not null,
@@ -70,12 +91,10 @@ async function main(): Promise<void> {
       alter table search_pages_v2 rename to search_pages;
       create index on search_pages (filing_id, file_id);
       commit`);
-    await step('analyze', 'vacuum analyze search_filings; vacuum analyze search_pages');
-    fs.writeFileSync(markerFile, JSON.stringify({ ...marker, schema: 'postgres-search-2', migratedAt: new Date().toISOString() }, null, 2) + '\n');
-    console.log(`marker ${markerFile} now postgres-search-2`);
-  } finally {
-    await c.end();
-    await handle.stop();
+    // One statement each: VACUUM refuses to run in the implicit transaction of a multi-statement query.
+    await step('vacuum filings', 'vacuum analyze search_filings');
+    await step('vacuum pages', 'vacuum analyze search_pages');
+    mark('postgres-search-2');
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
+import { queryPrepared } from '../postgres/prepared';
 import { passageText } from './elasticsearch/passage-text';
 import type { IndexFilter, IndexWriteContext, IndexedFiling, MatchRef, Passage, SearchHit, SearchIndex, SearchPage, SearchQuery, SortKey } from '../../src/ports/search-index';
 
@@ -39,6 +40,14 @@ export const ROW_TARGET = 8160;
  * with the summary so ranking need not walk the whole vector per candidate.
  */
 export const SUMMARY_LENGTH_SQL = (v: string) => `(select coalesce(sum(greatest(cardinality(u.positions), 1)), 0)::int from unnest(${v}) u)`;
+/**
+ * The summary index is split into SLICES partial GIN indexes by a hash of the filing id, scanned one after
+ * the other until a tier has its candidates: a bitmap scan cannot stop early, and for words most filings hold
+ * (rate, loss, change) building the bitmap of every match cost more than the rest of the search; one slice
+ * holds enough of them. Rare words read every slice, each small.
+ */
+export const SLICES = 8;
+export const sliceOf = (idColumn: string) => `(get_byte(uuid_send(${idColumn}), 15) & ${SLICES - 1})`;
 /** Past this many characters of text a filing's summary keeps one occurrence per word (a tsvector value is limited to 1 MB). */
 const SUMMARY_WIDE_CHARS = 500_000;
 
@@ -153,9 +162,10 @@ export class PostgresSearchIndex implements SearchIndex {
   readonly tables = ['search_filings', 'search_pages'];
   /**
    * 1: the filing summary vector (projector version 2); 2: rows uncompressed up to ROW_TARGET and the
-   * summary's length stored (doc_len). The projection rebuilds into the new tables.
+   * summary's length stored (doc_len); 3: the summary index in SLICES partial indexes. The projection rebuilds
+   * into the new tables.
    */
-  readonly schemaVersion = 2;
+  readonly schemaVersion = 3;
 
   /** The tsqueries of recent request texts: parsing is deterministic for the configuration, and a round trip saved per search. */
   private readonly parsed = new Map<string, TsQueries>();
@@ -179,7 +189,7 @@ export class PostgresSearchIndex implements SearchIndex {
       alter table ${t('search_filings')} alter column doc_tsv set storage main;
       -- Searches are many and short (8 clients on 2 cores): parallel workers only add start-up cost.
       alter table ${t('search_filings')} set (parallel_workers = 0);
-      create index on ${t('search_filings')} using gin (doc_tsv);
+      ${Array.from({ length: SLICES }, (_, k) => `create index on ${t('search_filings')} using gin (doc_tsv) where ${sliceOf('filing_id')} = ${k};`).join('\n      ')}
       create index on ${t('search_filings')} (reference_key text_pattern_ops);
       create index on ${t('search_filings')} (submission_date);
       create index on ${t('search_filings')} (state);
@@ -361,8 +371,11 @@ export class PostgresSearchIndex implements SearchIndex {
     // r / log2(length + 1) / (1 + r / log2(length + 1)) = r / (r + log2(length + 1)), as ts_rank(..., 33) would compute it
     // by walking the whole vector once per call.
     const intentRank = ts.intent ? sql`ts_rank(f.doc_tsv, ${tsq(ts.intent)}, 0)` : lit('0::real');
+    // Most candidates hold no keyword in their metadata: the cheap `@@` spares them ts_rank_cd (0 for them anyway).
     const meta = ts.or
-      ? sql`${lit(META_WEIGHT)} * (ts_rank_cd(f.meta_tsv, ${tsq(ts.or)}, ${lit(NORM)}) + (case when f.meta_tsv @@ ${tsq(ts.and ?? ts.or)} then 1 else 0 end))`
+      ? sql`case when f.meta_tsv @@ ${tsq(ts.or)}
+              then ${lit(META_WEIGHT)} * (ts_rank_cd(f.meta_tsv, ${tsq(ts.or)}, ${lit(NORM)}) + (case when f.meta_tsv @@ ${tsq(ts.and ?? ts.or)} then 1 else 0 end))
+              else 0 end`
       : lit('0');
     const cols = sql`${lit(SORT_COLUMNS)}, ts_rank(f.doc_tsv, ${tsq(rankQ)}, 0) as rk, ${intentRank} as ri, ln(greatest(f.doc_len, 1) + 1::float8) / ln(2::float8) as len, ${meta} as meta`;
     const orTier = ts.or !== null && ts.or !== ts.and;
@@ -375,13 +388,16 @@ export class PostgresSearchIndex implements SearchIndex {
       where true${inOnePage} limit ${q.window + 1}`;
     const cap = lit(capFor(q.window));
     // Tier 2 leaves out tier 1's filings by id: testing `not (doc_tsv @@ and)` would read every summary.
+    // The slices in order, each a partial index scan; `limit` stops before the next slice once a tier has its candidates.
+    const sliced = (cond: Sql) =>
+      join(Array.from({ length: SLICES }, (_, k) => sql`(select ${cols} from search_filings f where ${lit(sliceOf('f.filing_id'))} = ${lit(k)} and ${cond})`), ' union all ');
     const candidates = sql`
-      a as materialized (select ${cols} from search_filings f where f.doc_tsv @@ ${tsq(andWords)} and ${filter} limit ${cap}),
+      a as materialized (select * from (${sliced(sql`f.doc_tsv @@ ${tsq(andWords)} and ${filter}`)}) s limit ${cap}),
       sa as materialized (${scored('a', 1)}),
       o as materialized (${
         orTier
-          ? sql`select ${cols} from search_filings f where (select count(*) from a) < ${cap} and (select count(*) from sa) < ${q.window}
-                and f.doc_tsv @@ ${tsq(orWords)} and f.filing_id not in (select a.filing_id from a) and ${filter} limit ${cap}`
+          ? sql`select * from (${sliced(sql`f.doc_tsv @@ ${tsq(orWords)} and f.filing_id not in (select a.filing_id from a) and ${filter}`)}) s
+                where (select count(*) from a) < ${cap} and (select count(*) from sa) < ${q.window} limit ${cap}`
           : sql`select ${cols} from search_filings f where false`
       }),
       so as materialized (${scored('o', 0)}),
@@ -414,8 +430,9 @@ export class PostgresSearchIndex implements SearchIndex {
         from pg join search_filings f on f.filing_id = pg.filing_id
         ${matches ? sql`left join lateral (${matches}) m on true` : lit('')}) x on true
       order by x.ord`;
-    const res = await this.knex.raw(query.sql, query.b);
-    const rows = res.rows as Row[];
+    // Prepared per connection and statement shape: planning the sliced tiers cost more than running them,
+    // and once Postgres finds the generic plan as good as the custom ones it plans no more.
+    const rows = await queryPrepared<Row>(this.knex, this.knex.raw(query.sql, query.b) as unknown as Knex.QueryBuilder);
     const n = rows[0]?.n ?? 0;
     const capped = rows[0]?.capped ?? false;
     return {
