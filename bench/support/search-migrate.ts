@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     for (let k = 0; k < SLICES; k++) {
       await step(`slice ${k}`, `create index on search_filings using gin (doc_tsv) where ${sliceOf('filing_id')} = ${k}`);
     }
+    await step('slice statistics', `create statistics if not exists search_filings_expr_stat on (${sliceOf('filing_id')}) from search_filings`);
     await step('analyze', 'analyze search_filings');
     mark('postgres-search-3');
   } finally {
