@@ -110,6 +110,14 @@ const COLUMN: Record<string, string> = {
   stateStatusChangedDate: 'f.state_status_changed_date',
 };
 
+/**
+ * A parallel-unsafe function (harmless, evaluated once per returned row) keeps the whole statement off
+ * parallel plans. The generic plan of the prepared statement otherwise ran the slices as a Parallel Append:
+ * two worker processes per search on a 2-core machine, every slice scanned instead of the first ones, and
+ * candidates in whatever order the workers delivered them.
+ */
+const SERIAL_ONLY = 'current_schema() as serial_only';
+
 /** A piece of SQL with its `?` bindings, so a query is assembled in reading order. */
 interface Sql {
   sql: string;
@@ -427,7 +435,7 @@ export class PostgresSearchIndex implements SearchIndex {
       with ${candidates},
       pg as (select w.filing_id, w.score, row_number() over (order by ${lit(this.orderSql(q.sort))}) as ord from w
              order by ord offset ${q.offset} limit ${q.limit})
-      select st.n, st.capped, x.filing_id, x.score, x.record, x.matches from st left join lateral (
+      select st.n, st.capped, x.filing_id, x.score, x.record, x.matches, ${lit(SERIAL_ONLY)} from st left join lateral (
         select pg.filing_id, pg.score, pg.ord, f.record, ${matches ? lit('m.matches') : lit('null::jsonb as matches')}
         from pg join search_filings f on f.filing_id = pg.filing_id
         ${matches ? sql`left join lateral (${matches}) m on true` : lit('')}) x on true
