@@ -160,10 +160,10 @@ const SORT_COLUMNS = 'f.filing_id, f.submission_date, f.disposition_date, f.stat
  *
  * Two levels: `search_filings` holds each filing's metadata (filters, sorting, the record) and a
  * summary tsvector of everything indexed for it (metadata at weight A, file names B, page text D;
- * at most SUMMARY_OCCURRENCES occurrences per word) under a GIN index: candidates are selected and
+ * at most SUMMARY_OCCURRENCES occurrences per word) under a GIN index in SLICES parts: candidates are selected and
  * scored there, one row per filing, at most five times the window (≤ 1,201) per tier. `search_pages` holds one row per page
  * (or page segment) with its own tsvector, read by filing id only for the returned page of results:
- * which files matched (best first), phrases that must occur in one page, and passages (ts_headline).
+ * which files matched (best first), phrases that must occur in one page, and the text passages are cut from.
  */
 export class PostgresSearchIndex implements SearchIndex {
   readonly tables = ['search_filings', 'search_pages'];
@@ -417,7 +417,10 @@ export class PostgresSearchIndex implements SearchIndex {
     // Which files matched, for the returned filings only: pages holding any keyword (and every phrase), best page first.
     const pageSel = all([...(ts.or ? [ts.or] : []), ...ts.phrases]);
     const andBonus = ts.and ? sql` + (case when p.tsv @@ ${tsq(ts.and)} then 1 else 0 end)` : lit('');
-    const intentP = ts.intent ? sql` + ${lit(INTENT_WEIGHT)} * ts_rank_cd(p.tsv, ${tsq(ts.intent)}, ${lit(NORM)})` : lit('');
+    // ts_rank_cd allocates and walks its cover even for a page without the intent's words; `@@` rules those out first.
+    const intentP = ts.intent
+      ? sql` + (case when p.tsv @@ ${tsq(ts.intent)} then ${lit(INTENT_WEIGHT)} * ts_rank_cd(p.tsv, ${tsq(ts.intent)}, ${lit(NORM)}) else 0 end)`
+      : lit('');
     const matches = sql`
       select jsonb_agg(jsonb_build_object('fileId', h.file_id, 'name', h.file_name, 'versionId', h.version_id) order by h.r desc, h.file_id) as matches
       from (select p.file_id, p.file_name, p.version_id, max(ts_rank_cd(p.tsv, ${tsq(rankQ)}, ${lit(NORM)})${andBonus}${intentP}) as r
