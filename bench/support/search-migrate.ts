@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     await c.query(`set maintenance_work_mem = '512MB'`);
     if (marker.schema === 'postgres-search-1') await toUncompressedRows(step, mark);
     // The same index names as createSchema gives a fresh table (search_filings_doc_tsv_idx, ..._idx1, ...).
-    await step('drop the whole-table summary index', 'drop index if exists search_filings_doc_tsv_idx, search_filings_doc_tsv_s0');
+    await step('drop the whole-table summary index (schema 2)', 'drop index if exists search_filings_doc_tsv_idx');
     for (let k = 0; k < SLICES; k++) {
       await step(`slice ${k}`, `create index on search_filings using gin (doc_tsv) where ${sliceOf('filing_id')} = ${k}`);
     }
@@ -74,7 +74,6 @@ async function toUncompressedRows(step: (label: string, text: string) => Promise
       drop table search_filings;
       alter table search_filings_v2 rename to search_filings;
       alter table search_filings add primary key (filing_id);
-      create index on search_filings using gin (doc_tsv);
       create index on search_filings (reference_key text_pattern_ops);
       create index on search_filings (submission_date);
       create index on search_filings (state);
