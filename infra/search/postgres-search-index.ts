@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
+import { queryPrepared } from '../postgres/prepared';
+import { passageText } from './elasticsearch/passage-text';
 import type { IndexFilter, IndexWriteContext, IndexedFiling, MatchRef, Passage, SearchHit, SearchIndex, SearchPage, SearchQuery, SortKey } from '../../src/ports/search-index';
 
 /** The text search configuration: English stemming and stop words (filings are in English). */
@@ -7,9 +9,8 @@ const CONFIG = 'english';
 /** Segment size of a page row: far below tsvector's 1 MB limit, and small enough for ts_headline. */
 const SEGMENT_CHARS = 20_000;
 const INSERT_BATCH = 500;
-/** Passages: ts_headline reads PASSAGE_SPAN characters of a page, from PASSAGE_LEAD before its first match (2 fragments of up to 40 words fit). */
-const PASSAGE_LEAD = 200;
-const PASSAGE_SPAN = 900;
+/** Request texts whose tsqueries are kept (a search and its passages, and every later page, need the same ones). */
+const TSQUERIES_CACHED = 1_000;
 /** ts_rank / ts_rank_cd normalization 1|32: divide by 1 + log(length), then scale into [0, 1). */
 const NORM = 33;
 /** Weight of the intent's terms: a secondary signal, below one keyword hit. */
@@ -29,6 +30,24 @@ const capFor = (window: number) => Math.min(FILING_CAP, window * 5);
  * that saturates, small enough that scoring a filing reads a few kilobytes.
  */
 const SUMMARY_OCCURRENCES = 4;
+/**
+ * Rows up to this size stay in the heap uncompressed (Postgres' default compresses past 2 kB): a search
+ * reads the summary of every candidate, and decompressing it cost more than the scoring itself.
+ */
+export const ROW_TARGET = 8160;
+/**
+ * The length ts_rank's normalization 1 divides by (every lexeme's occurrences, at least 1 each), stored
+ * with the summary so ranking need not walk the whole vector per candidate.
+ */
+export const SUMMARY_LENGTH_SQL = (v: string) => `(select coalesce(sum(greatest(cardinality(u.positions), 1)), 0)::int from unnest(${v}) u)`;
+/**
+ * The summary index is split into SLICES partial GIN indexes by a hash of the filing id, scanned one after
+ * the other until a tier has its candidates: a bitmap scan cannot stop early, and for words most filings hold
+ * (rate, loss, change) building the bitmap of every match cost more than the rest of the search; one slice
+ * holds enough of them. Rare words read every slice, each small.
+ */
+export const SLICES = 8;
+export const sliceOf = (idColumn: string) => `(get_byte(uuid_send(${idColumn}), 15) & ${SLICES - 1})`;
 /** Past this many characters of text a filing's summary keeps one occurrence per word (a tsvector value is limited to 1 MB). */
 const SUMMARY_WIDE_CHARS = 500_000;
 
@@ -91,6 +110,13 @@ const COLUMN: Record<string, string> = {
   stateStatusChangedDate: 'f.state_status_changed_date',
 };
 
+/**
+ * A parallel-unsafe function (harmless, evaluated once per returned row) keeps the whole statement off
+ * parallel plans. The generic plan of the prepared statement otherwise ran the slices as a Parallel Append:
+ * two worker processes per search on a 2-core machine, every slice scanned instead of the first ones, and
+ * candidates in whatever order the workers delivered them.
+ */
+const SERIAL_ONLY = 'current_schema() as serial_only';
 
 /** A piece of SQL with its `?` bindings, so a query is assembled in reading order. */
 interface Sql {
@@ -134,15 +160,22 @@ const SORT_COLUMNS = 'f.filing_id, f.submission_date, f.disposition_date, f.stat
  *
  * Two levels: `search_filings` holds each filing's metadata (filters, sorting, the record) and a
  * summary tsvector of everything indexed for it (metadata at weight A, file names B, page text D;
- * at most SUMMARY_OCCURRENCES occurrences per word) under a GIN index: candidates are selected and
+ * at most SUMMARY_OCCURRENCES occurrences per word) under a GIN index in SLICES parts: candidates are selected and
  * scored there, one row per filing, at most five times the window (≤ 1,201) per tier. `search_pages` holds one row per page
  * (or page segment) with its own tsvector, read by filing id only for the returned page of results:
- * which files matched (best first), phrases that must occur in one page, and passages (ts_headline).
+ * which files matched (best first), phrases that must occur in one page, and the text passages are cut from.
  */
 export class PostgresSearchIndex implements SearchIndex {
   readonly tables = ['search_filings', 'search_pages'];
-  /** 1: the filing summary vector (projector version 2); the projection rebuilds into the new tables. */
-  readonly schemaVersion = 1;
+  /**
+   * 1: the filing summary vector (projector version 2); 2: rows uncompressed up to ROW_TARGET and the
+   * summary's length stored (doc_len); 3: the summary index in SLICES partial indexes. The projection rebuilds
+   * into the new tables.
+   */
+  readonly schemaVersion = 3;
+
+  /** The tsqueries of recent request texts: parsing is deterministic for the configuration, and a round trip saved per search. */
+  private readonly parsed = new Map<string, TsQueries>();
 
   constructor(private readonly knex: Knex) {}
 
@@ -156,19 +189,27 @@ export class PostgresSearchIndex implements SearchIndex {
         submission_date date, disposition_date date, state_status_changed_date date,
         meta_text text not null, record jsonb not null,
         meta_tsv tsvector generated always as (to_tsvector('${CONFIG}', meta_text)) stored,
-        doc_tsv tsvector not null default '');
-      -- Scoring reads the summary of every candidate: kept compressed in the row, not in TOAST (one read, no chunk look-ups).
+        doc_tsv tsvector not null default '', doc_len int not null default 0)
+        with (toast_tuple_target = ${ROW_TARGET});
+      -- Scoring reads the summary of every candidate: kept in the row, not in TOAST (no chunk look-ups), and
+      -- uncompressed up to ROW_TARGET (pglz decompression cost more per candidate than all the scoring).
       alter table ${t('search_filings')} alter column doc_tsv set storage main;
       -- Searches are many and short (8 clients on 2 cores): parallel workers only add start-up cost.
       alter table ${t('search_filings')} set (parallel_workers = 0);
-      create index on ${t('search_filings')} using gin (doc_tsv);
+      ${Array.from({ length: SLICES }, (_, k) => `create index on ${t('search_filings')} using gin (doc_tsv) where ${sliceOf('filing_id')} = ${k};`).join('\n      ')}
+      -- Without statistics on the slice expression the planner takes a slice for 1/200 of the filings and
+      -- plans every tier as if common words were rare.
+      create statistics on (${sliceOf('filing_id')}) from ${t('search_filings')};
       create index on ${t('search_filings')} (reference_key text_pattern_ops);
       create index on ${t('search_filings')} (submission_date);
       create index on ${t('search_filings')} (state);
       create table ${t('search_pages')} (
         filing_id uuid not null, file_id uuid not null, file_name text not null, version_id text, text_revision text not null,
         page_start int, page_end int, segment int not null, body text not null,
-        tsv tsvector generated always as (setweight(to_tsvector('${CONFIG}', file_name), 'B') || to_tsvector('${CONFIG}', body)) stored);
+        tsv tsvector generated always as (setweight(to_tsvector('${CONFIG}', file_name), 'B') || to_tsvector('${CONFIG}', body)) stored)
+        with (toast_tuple_target = ${ROW_TARGET});
+      -- Matches and passages read the text and vector of the returned filings' pages: in the row, uncompressed.
+      alter table ${t('search_pages')} alter column tsv set storage main, alter column body set storage main;
       create index on ${t('search_pages')} (filing_id, file_id);
     `);
   }
@@ -233,7 +274,8 @@ export class PostgresSearchIndex implements SearchIndex {
 
   private filterSql(q: SearchQuery): Sql {
     const parts: Sql[] = [lit('true')];
-    if (q.dataScope === 'recent') parts.push(lit(`(f.submission_date >= '${RECENT_FROM}' or f.submission_date is null)`));
+    // Written so that the date index is not used: most filings are recent, and a bitmap of them cost more than the text match.
+    if (q.dataScope === 'recent') parts.push(lit(`coalesce(f.submission_date, 'infinity') >= '${RECENT_FROM}'`));
     if (q.dataScope === 'historical') parts.push(lit(`f.submission_date < '${RECENT_FROM}'`));
     if (q.excludedSources.length) parts.push(sql`f.source <> all(${q.excludedSources}::text[])`);
     for (const flt of q.filters) parts.push(...this.filterPart(flt));
@@ -266,8 +308,11 @@ export class PostgresSearchIndex implements SearchIndex {
     }
   }
 
-  /** The tsqueries of a request, computed once (one round trip). */
+  /** The tsqueries of a request, computed once (one round trip) and kept for the next requests with the same texts. */
   private async tsqueries(q: SearchQuery): Promise<TsQueries> {
+    const key = JSON.stringify([q.keywords, q.intent ?? '', q.phrases]);
+    const hit = this.parsed.get(key);
+    if (hit) return hit;
     const res = await this.knex.raw(
       `select plainto_tsquery('${CONFIG}', ?)::text as a, plainto_tsquery('${CONFIG}', ?)::text as i,
          array(select phraseto_tsquery('${CONFIG}', x)::text from unnest(?::text[]) x) as p,
@@ -277,7 +322,10 @@ export class PostgresSearchIndex implements SearchIndex {
     const r = res.rows[0] as { a: string; i: string; p: string[]; w: string[] };
     const or = (s: string) => (s ? s.replace(/ & /g, ' | ') : null);
     const phrases = (r.p ?? []).filter(Boolean);
-    return { and: r.a || null, or: or(r.a), phrases, phraseWords: (r.w ?? []).filter(Boolean), intent: or(r.i) };
+    const parsed = { and: r.a || null, or: or(r.a), phrases, phraseWords: (r.w ?? []).filter(Boolean), intent: or(r.i) };
+    if (this.parsed.size >= TSQUERIES_CACHED) this.parsed.delete(this.parsed.keys().next().value!);
+    this.parsed.set(key, parsed);
+    return parsed;
   }
 
   /** ORDER BY of the window's sort, on the candidate columns; ties by relevance, then filing id. */
@@ -328,28 +376,38 @@ export class PostgresSearchIndex implements SearchIndex {
     // A phrase must occur within one page: checked on the pages of a candidate whose summary holds its words,
     // in score order and only until the window is full (a common phrase costs window + 1 checks, not one per candidate).
     const inOnePage = join(ts.phrases.map((p) => sql` and exists (select 1 from search_pages p where p.filing_id = x.filing_id and p.tsv @@ ${tsq(p)})`), '');
-    // `doc_tsv || ''` decompresses the summary once per candidate; the scoring below reads it twice or more.
-    const cols = lit(`${SORT_COLUMNS}, f.doc_tsv || ''::tsvector as doc_tsv, f.meta_tsv`);
-    const orTier = ts.or !== null && ts.or !== ts.and;
-    const intent = ts.intent ? sql` + ${lit(INTENT_WEIGHT)} * ts_rank(c.doc_tsv, ${tsq(ts.intent)}, ${lit(NORM)})` : lit('');
+    // A candidate row carries its raw ranks, computed in the scan that finds it (the summary is read in
+    // place, never copied): ts_rank without normalization, then normalization 1|32 from the stored length,
+    // r / log2(length + 1) / (1 + r / log2(length + 1)) = r / (r + log2(length + 1)), as ts_rank(..., 33) would compute it
+    // by walking the whole vector once per call.
+    const intentRank = ts.intent ? sql`ts_rank(f.doc_tsv, ${tsq(ts.intent)}, 0)` : lit('0::real');
+    // Most candidates hold no keyword in their metadata: the cheap `@@` spares them ts_rank_cd (0 for them anyway).
     const meta = ts.or
-      ? sql` + ${lit(META_WEIGHT)} * (ts_rank_cd(c.meta_tsv, ${tsq(ts.or)}, ${lit(NORM)}) + (case when c.meta_tsv @@ ${tsq(ts.and ?? ts.or)} then 1 else 0 end))`
-      : lit('');
+      ? sql`case when f.meta_tsv @@ ${tsq(ts.or)}
+              then ${lit(META_WEIGHT)} * (ts_rank_cd(f.meta_tsv, ${tsq(ts.or)}, ${lit(NORM)}) + (case when f.meta_tsv @@ ${tsq(ts.and ?? ts.or)} then 1 else 0 end))
+              else 0 end`
+      : lit('0');
+    const cols = sql`${lit(SORT_COLUMNS)}, ts_rank(f.doc_tsv, ${tsq(rankQ)}, 0) as rk, ${intentRank} as ri, ln(greatest(f.doc_len, 1) + 1::float8) / ln(2::float8) as len, ${meta} as meta`;
+    const orTier = ts.or !== null && ts.or !== ts.and;
+    const norm = (r: string) => `(c.${r} / (c.${r} + c.len))`;
     // The best window + 1 of a tier's candidates that pass the phrase check (`offset 0` keeps the check after the sort).
     const scored = (from: string, bonus: number) => sql`
       select * from (select c.filing_id, c.submission_date, c.disposition_date, c.state_status_changed_date, c.company_name, c.state,
-                       ts_rank(c.doc_tsv, ${tsq(rankQ)}, ${lit(NORM)}) + ${lit(bonus)}${intent}${meta} as score
+                       ${lit(norm('rk'))} + ${lit(bonus)} + ${lit(INTENT_WEIGHT)} * ${lit(norm('ri'))} + c.meta as score
                      from ${lit(from)} c order by score desc, filing_id offset 0) x
       where true${inOnePage} limit ${q.window + 1}`;
     const cap = lit(capFor(q.window));
     // Tier 2 leaves out tier 1's filings by id: testing `not (doc_tsv @@ and)` would read every summary.
+    // The slices in order, each a partial index scan; `limit` stops before the next slice once a tier has its candidates.
+    const sliced = (cond: Sql) =>
+      join(Array.from({ length: SLICES }, (_, k) => sql`(select ${cols} from search_filings f where ${lit(sliceOf('f.filing_id'))} = ${lit(k)} and ${cond})`), ' union all ');
     const candidates = sql`
-      a as materialized (select ${cols} from search_filings f where f.doc_tsv @@ ${tsq(andWords)} and ${filter} limit ${cap}),
+      a as materialized (select * from (${sliced(sql`f.doc_tsv @@ ${tsq(andWords)} and ${filter}`)}) s limit ${cap}),
       sa as materialized (${scored('a', 1)}),
       o as materialized (${
         orTier
-          ? sql`select ${cols} from search_filings f where (select count(*) from a) < ${cap} and (select count(*) from sa) < ${q.window}
-                and f.doc_tsv @@ ${tsq(orWords)} and f.filing_id not in (select a.filing_id from a) and ${filter} limit ${cap}`
+          ? sql`select * from (${sliced(sql`f.doc_tsv @@ ${tsq(orWords)} and f.filing_id not in (select a.filing_id from a) and ${filter}`)}) s
+                where (select count(*) from a) < ${cap} and (select count(*) from sa) < ${q.window} limit ${cap}`
           : sql`select ${cols} from search_filings f where false`
       }),
       so as materialized (${scored('o', 0)}),
@@ -357,15 +415,16 @@ export class PostgresSearchIndex implements SearchIndex {
       st as (select (select count(*) from c)::int as n, ((select count(*) from a) >= ${cap} or (select count(*) from o) >= ${cap}) as capped),
       w as (select * from c order by score desc, filing_id limit ${q.window})`;
     // Which files matched, for the returned filings only: pages holding any keyword (and every phrase), best page first.
-    // Each page vector is read from TOAST once (`|| ''` behind `offset 0`, which the planner does not flatten), not per use.
     const pageSel = all([...(ts.or ? [ts.or] : []), ...ts.phrases]);
     const andBonus = ts.and ? sql` + (case when p.tsv @@ ${tsq(ts.and)} then 1 else 0 end)` : lit('');
-    const intentP = ts.intent ? sql` + ${lit(INTENT_WEIGHT)} * ts_rank_cd(p.tsv, ${tsq(ts.intent)}, ${lit(NORM)})` : lit('');
+    // ts_rank_cd allocates and walks its cover even for a page without the intent's words; `@@` rules those out first.
+    const intentP = ts.intent
+      ? sql` + (case when p.tsv @@ ${tsq(ts.intent)} then ${lit(INTENT_WEIGHT)} * ts_rank_cd(p.tsv, ${tsq(ts.intent)}, ${lit(NORM)}) else 0 end)`
+      : lit('');
     const matches = sql`
       select jsonb_agg(jsonb_build_object('fileId', h.file_id, 'name', h.file_name, 'versionId', h.version_id) order by h.r desc, h.file_id) as matches
       from (select p.file_id, p.file_name, p.version_id, max(ts_rank_cd(p.tsv, ${tsq(rankQ)}, ${lit(NORM)})${andBonus}${intentP}) as r
-            from (select p.file_id, p.file_name, p.version_id, p.tsv || ''::tsvector as tsv from search_pages p where p.filing_id = pg.filing_id offset 0) p
-            where p.tsv @@ ${tsq(pageSel)} group by 1, 2, 3) h`;
+            from search_pages p where p.filing_id = pg.filing_id and p.tsv @@ ${tsq(pageSel)} group by 1, 2, 3) h`;
     return this.run(q, candidates, matches);
   }
 
@@ -379,13 +438,14 @@ export class PostgresSearchIndex implements SearchIndex {
       with ${candidates},
       pg as (select w.filing_id, w.score, row_number() over (order by ${lit(this.orderSql(q.sort))}) as ord from w
              order by ord offset ${q.offset} limit ${q.limit})
-      select st.n, st.capped, x.filing_id, x.score, x.record, x.matches from st left join lateral (
+      select st.n, st.capped, x.filing_id, x.score, x.record, x.matches, ${lit(SERIAL_ONLY)} from st left join lateral (
         select pg.filing_id, pg.score, pg.ord, f.record, ${matches ? lit('m.matches') : lit('null::jsonb as matches')}
         from pg join search_filings f on f.filing_id = pg.filing_id
         ${matches ? sql`left join lateral (${matches}) m on true` : lit('')}) x on true
       order by x.ord`;
-    const res = await this.knex.raw(query.sql, query.b);
-    const rows = res.rows as Row[];
+    // Prepared per connection and statement shape: planning the sliced tiers cost more than running them,
+    // and once Postgres finds the generic plan as good as the custom ones it plans no more.
+    const rows = await queryPrepared<Row>(this.knex, this.knex.raw(query.sql, query.b) as unknown as Knex.QueryBuilder);
     const n = rows[0]?.n ?? 0;
     const capped = rows[0]?.capped ?? false;
     return {
@@ -402,26 +462,24 @@ export class PostgresSearchIndex implements SearchIndex {
     const parts = [...(ts.or ? [ts.or] : []), ...ts.phrases];
     if (!parts.length) return out;
     const query = parts.map((p) => `(${p})`).join(' | ');
-    // ts_headline parses (and stems) all the text it is given, which costs more than everything else in
-    // a search; it gets a window of the page from just before the first word that starts like a query
-    // lexeme (English stems are mostly prefixes of their words; a final "i" stands for "y": polici-y).
-    const stems = [...new Set([...query.matchAll(/'((?:[^']|'')+)'/g)].map((m) => ` ${m[1].replaceAll("''", "'").replace(/(?<=...)i$/, '')}`))];
+    // The passage is cut here from each best page's text (passageText, shared with the Elasticsearch adapter):
+    // ts_headline parses and stems all the text it is given, which cost more than the rest of the search.
+    const stems = [...new Set([...query.matchAll(/'((?:[^']|'')+)'/g)].map((m) => m[1].replaceAll("''", "'")))];
     const res = await this.knex.raw(
-      `select x.file_id, x.page_start, x.page_end,
-         ts_headline('${CONFIG}', substr(x.body, greatest(1, x.at - ${PASSAGE_LEAD}), ${PASSAGE_SPAN}), ?::tsquery,
-           'MaxFragments=2, MinWords=12, MaxWords=40, FragmentDelimiter=" … ", StartSel="", StopSel=""') as text
-       from (select y.*, coalesce((select min(nullif(strpos(y.folded, w), 0)) from unnest(?::text[]) w), 1) as at
-             from (select p.file_id, p.page_start, p.page_end, p.body, ' ' || lower(translate(p.body, E'\n\r\t([/"-', '        ')) as folded,
-                     row_number() over (partition by p.file_id order by ts_rank_cd(p.tsv, ?::tsquery, ${NORM}) desc, p.page_start, p.segment) as rn
-                   from search_pages p
-                   where p.filing_id = any(?::uuid[]) and p.file_id = any(?::uuid[]) and p.tsv @@ ?::tsquery) y
-             where y.rn <= ?) x
-       order by x.file_id, x.rn`,
-      [query, stems, query, [...new Set(matches.map((m) => m.filingId))], matches.map((m) => m.fileId), query, perFile],
+      `select y.file_id, y.page_start, y.page_end, y.body
+       from (select p.file_id, p.page_start, p.page_end, p.body,
+               row_number() over (partition by p.file_id order by ts_rank_cd(p.tsv, ?::tsquery, ${NORM}) desc, p.page_start, p.segment) as rn
+             from search_pages p
+             where p.filing_id = any(?::uuid[]) and p.file_id = any(?::uuid[]) and p.tsv @@ ?::tsquery) y
+       where y.rn <= ?
+       order by y.file_id, y.rn`,
+      [query, [...new Set(matches.map((m) => m.filingId))], matches.map((m) => m.fileId), query, perFile],
     );
-    for (const r of res.rows as { file_id: string; page_start: number | null; page_end: number | null; text: string }[]) {
+    for (const r of res.rows as { file_id: string; page_start: number | null; page_end: number | null; body: string }[]) {
+      const text = passageText(r.body, stems);
+      if (text === null) continue;
       const list = out.get(r.file_id) ?? [];
-      list.push({ text: r.text.replace(/\s+/g, ' ').trim(), pageStart: r.page_start, pageEnd: r.page_end });
+      list.push({ text, pageStart: r.page_start, pageEnd: r.page_end });
       out.set(r.file_id, list);
     }
     return out;
@@ -453,7 +511,7 @@ export async function summarize(trx: Knex.Transaction | Knex, t: (logical: strin
            chr(39) || replace(replace(lexeme, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39) || ':1' || w || (array[${more}])[k],
            ' ')::tsvector as v
        from lex group by filing_id)
-     update ${t('search_filings')} f set doc_tsv = coalesce(sv.v, '') from unnest(?::uuid[]) as i(id) left join sv on sv.filing_id = i.id
+     update ${t('search_filings')} f set doc_tsv = coalesce(sv.v, ''), doc_len = coalesce(${SUMMARY_LENGTH_SQL('sv.v')}, 0) from unnest(?::uuid[]) as i(id) left join sv on sv.filing_id = i.id
      where f.filing_id = i.id`,
     [filingIds, filingIds, wide, filingIds],
   );

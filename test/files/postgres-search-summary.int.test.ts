@@ -59,6 +59,26 @@ describe('PostgresSearchIndex: filing summary vector and page rows', function ()
     assert.deepEqual((await search({ query: 'tundra' })).hits.map((h) => h.filing.id), [split.filing.id]);
   });
 
+  it('a summary of a few pages is kept in the row uncompressed, with the length ts_rank normalizes by', async () => {
+    const words = Array.from({ length: 250 }, (_, i) => `term${i} filler${i % 37}`).join(' ');
+    const wide = { filing: aFiling(), version: 1, documents: [doc('Wide.pdf', [words, `${words} again`])] };
+    await write([wide]);
+    const row = (
+      await knex.raw(
+        `select pg_column_compression(doc_tsv) as compression, pg_column_size(doc_tsv) as size, doc_len,
+           (select pg_relation_size(reltoastrelid) from pg_class where relname = 'search_filings') as toast,
+           ts_rank(doc_tsv, q, 1) as normalized, ts_rank(doc_tsv, q, 0) / (ln(doc_len + 1) / ln(2)) as from_len
+         from search_filings, to_tsquery('english', 'term5 | filler3') q where filing_id = ?`,
+        [wide.filing.id],
+      )
+    ).rows[0];
+    // Past Postgres' default 2 kB a row's summary would be compressed (or moved to TOAST).
+    assert.ok(row.size > 3000, `summary of ${row.size} bytes`);
+    assert.equal(row.compression, null);
+    assert.equal(Number(row.toast), 0);
+    assert.ok(Math.abs(row.normalized - row.from_len) < 1e-6, `${row.normalized} vs ${row.from_len}`);
+  });
+
   it('passages come from a window of the page around its first match, with the matched words', async () => {
     const filler = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
     const long = { filing: aFiling(), version: 1, documents: [doc('Long.pdf', [`${filler} the basalt endorsement removes flood cover ${filler}`])] };
