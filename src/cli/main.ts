@@ -10,7 +10,7 @@ import { fail, printResult } from './output';
 import { DomainError, AppError } from '../domain/errors';
 import { SCOPE_ROLES, type ScopeRole } from '../identity/principal';
 import { CLI_EXTENSIONS } from './extensions';
-import { prepareServeDemo } from '../../commands/demo/demo-seed';
+import type { prepareServeDemo as PrepareServeDemo } from '../../commands/demo/demo-seed';
 
 const OPERATOR = { actor: 'operator:cli' };
 
@@ -74,7 +74,9 @@ export function buildCli(): Command {
         release?.();
         fail(`could not start: ${(e as Error).message}`);
       }
-      const demo = opts.demo
+      // Required only with --demo: the seeder brings the PDF renderer and the importer along.
+      const prepareServeDemo = opts.demo ? (require('../../commands/demo/demo-seed') as { prepareServeDemo: typeof PrepareServeDemo }).prepareServeDemo : null;
+      const demo = prepareServeDemo
         ? await prepareServeDemo(rt).catch(async (e) => {
             await rt.close().catch(() => undefined);
             release?.();
