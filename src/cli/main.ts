@@ -10,6 +10,7 @@ import { fail, printResult } from './output';
 import { DomainError, AppError } from '../domain/errors';
 import { SCOPE_ROLES, type ScopeRole } from '../identity/principal';
 import { CLI_EXTENSIONS } from './extensions';
+import { boundHeapGrowth } from '../util/heap-growth';
 import type { prepareServeDemo as PrepareServeDemo } from '../../commands/demo/demo-seed';
 
 const OPERATOR = { actor: 'operator:cli' };
@@ -59,6 +60,7 @@ export function buildCli(): Command {
     .addOption(new Option('--role <role>', 'process role (see README, Production topology)').choices([...ROLES]).default('all'))
     .option('--demo', 'seed the demo data set first when the database has no tenant yet; print a demo key and example requests')
     .action(async (opts: { port?: string; host?: string; role: Role; demo?: boolean }, cmd: Command) => {
+      boundHeapGrowth();
       const config = configFrom(cmd);
       const log = createLogger(config.logLevel);
       let release: (() => void) | null = null;
