@@ -19,13 +19,24 @@ import { TieredBlobStore } from '../infra/blobs/tiered-blob-store';
 import { BlobFileIngest, plainTextExtractor, type Extractor } from '../infra/files/file-ingest';
 import { SignedUrls } from './http/signed-urls';
 import { StoreBackedBus } from '../infra/bus/store-backed-bus';
-import { EsdbEventStore } from '../infra/eventstore/esdb-event-store';
-import { KafkaBus } from '../infra/bus/kafka-bus';
-import { KafkaRelay } from '../infra/bus/kafka-relay';
-import { DEFAULT_TOPIC, createKafka } from '../infra/bus/kafka-client';
 import type { BusRelay } from './ports/bus';
-import { Client as ElasticsearchClient } from '@elastic/elasticsearch';
-import { ElasticsearchSearchIndex } from '../infra/search/elasticsearch-search-index';
+import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
+
+/*
+ * The optional adapters (EventStoreDB, Kafka, Elasticsearch) are required only in the branch that binds
+ * them: their clients are some 15 MB of heap and 60 MB of RSS at startup, which the embedded default
+ * would carry for nothing, and every collection's heap limit is a multiple of what is live.
+ */
+const esdbAdapter = () => require('../infra/eventstore/esdb-event-store') as typeof import('../infra/eventstore/esdb-event-store');
+const kafkaAdapters = () => ({
+  ...(require('../infra/bus/kafka-client') as typeof import('../infra/bus/kafka-client')),
+  ...(require('../infra/bus/kafka-bus') as typeof import('../infra/bus/kafka-bus')),
+  ...(require('../infra/bus/kafka-relay') as typeof import('../infra/bus/kafka-relay')),
+});
+const elasticsearchAdapter = () => ({
+  ...(require('@elastic/elasticsearch') as typeof import('@elastic/elasticsearch')),
+  ...(require('../infra/search/elasticsearch-search-index') as typeof import('../infra/search/elasticsearch-search-index')),
+});
 
 /**
  * The composition root: the only place that chooses adapters. Services are plain classes with
@@ -41,7 +52,7 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
   c.bind(TOKENS.Metrics).toConstantValue(new client.Registry());
   // ESDB_URL moves the log to EventStoreDB; checkpoints, read models and bus bookkeeping stay in Postgres.
   c.bind(TOKENS.EventStore)
-    .toDynamicValue(() => (config.esdbUrl ? new EsdbEventStore(config.esdbUrl) : new PostgresEventStore(db.knex)))
+    .toDynamicValue(() => (config.esdbUrl ? new (esdbAdapter().EsdbEventStore)(config.esdbUrl) : new PostgresEventStore(db.knex)))
     .inSingletonScope();
   c.bind(TOKENS.ProjectionEngine)
     .toDynamicValue((ctx) => new ProjectionEngine(db.knex, ctx.get<EventStore>(TOKENS.EventStore), ctx.getAll<Projector>(TOKENS.Projector), log))
@@ -69,7 +80,8 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
  */
 function bindSearchEngine(c: Container, config: Config): void {
   if (!config.elasticsearchUrl) return;
-  c.bind(TOKENS.Elasticsearch).toConstantValue(new ElasticsearchClient({ node: config.elasticsearchUrl }));
+  const { Client, ElasticsearchSearchIndex } = elasticsearchAdapter();
+  c.bind(TOKENS.Elasticsearch).toConstantValue(new Client({ node: config.elasticsearchUrl }));
   c.rebindSync(TOKENS.SearchIndex)
     .toDynamicValue((ctx) => new ElasticsearchSearchIndex(ctx.get<ElasticsearchClient>(TOKENS.Elasticsearch), { alias: config.elasticsearchIndex }))
     .inSingletonScope();
@@ -85,6 +97,7 @@ function bindBus(c: Container, config: Config, db: Database, log: Logger): void 
     c.bind(TOKENS.BusRelay).toConstantValue({ start: async () => undefined, stop: async () => undefined } satisfies BusRelay);
     return;
   }
+  const { createKafka, DEFAULT_TOPIC, KafkaBus, KafkaRelay } = kafkaAdapters();
   const kafka = createKafka(config.kafkaBrokers, log);
   const topic = { ...DEFAULT_TOPIC, topic: config.kafkaTopic };
   c.bind(TOKENS.Bus).toDynamicValue(() => new KafkaBus(db.knex, kafka, log, topic)).inSingletonScope();

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliExtension } from '../../src/cli/extensions';
 import type { Runtime } from '../../src/runtime';
 import { DEFAULT_FILINGS, DEFAULT_SEED, generateDemo } from '../../infra/demo/generate';
-import { seedDemo } from './demo-seed';
+import type { seedDemo as SeedDemo } from './demo-seed';
 import { fail, printResult } from '../../src/cli/output';
 
 function count(name: string, v: string): number {
@@ -25,6 +25,8 @@ export const demoCommand: CliExtension = (program: Command) => {
       const seed = count('--seed', o.seed);
       // Loaded here, not at the top: src/cli/main imports the extension list that imports this module.
       const { withRuntime } = require('../../src/cli/main') as { withRuntime: (cmd: Command, fn: (rt: Runtime) => Promise<unknown>) => Promise<void> };
+      // Also on demand: the seeder (documents, importer, PDFs) is heap every other command would carry.
+      const { seedDemo } = require('./demo-seed') as { seedDemo: typeof SeedDemo };
       await withRuntime(cmd, (rt) => seedDemo(rt, { filings, seed, pdf: o.pdf, progress: true }));
     });
   demo

@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import type PDFKit from 'pdfkit';
 
 /** Fixed so that the same pages always give the same bytes (pdfkit derives the file ID from the info dict). */
 const FIXED_DATE = new Date(Date.UTC(2026, 0, 1));
@@ -8,6 +8,8 @@ const FIXED_DATE = new Date(Date.UTC(2026, 0, 1));
  * extraction page by page gives the document's pages back (modulo whitespace).
  */
 export function renderPdf(title: string, pages: readonly string[]): Promise<Buffer> {
+  // Loaded on first use: pdfkit (with its fonts) is ~5 MB of heap that `ifrs serve` never needs.
+  const PDFDocument = require('pdfkit') as typeof PDFKit;
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       autoFirstPage: false,

@@ -37,6 +37,20 @@ export async function runStatement<R extends object>(db: Knex | Knex.Transaction
 const MAX_PREPARED_PER_CONNECTION = 200;
 const preparedOn = new WeakMap<pg.ClientBase, Set<string>>();
 
+/** Names of the statement texts seen lately: a page's SQL repeats, and hashing it was per-request CPU. */
+const NAMES_KEPT = 1_000;
+const nameOf = new Map<string, string>();
+function statementName(sql: string): string {
+  let name = nameOf.get(sql);
+  if (name === undefined) {
+    name = `ifrs_${crypto.createHash('sha1').update(sql).digest('base64url').slice(0, 20)}`;
+    // Forgetting all at once is fine: a forgotten text is hashed again to the same name.
+    if (nameOf.size >= NAMES_KEPT) nameOf.clear();
+    nameOf.set(sql, name);
+  }
+  return name;
+}
+
 /**
  * Runs a knex-built statement as a named prepared statement on a pooled connection. On a hot list
  * endpoint the planner is most of Postgres's time (about 1 ms to plan a page against a dozen candidate
@@ -49,7 +63,7 @@ export async function queryPrepared<T>(knex: Knex, query: Knex.QueryBuilder): Pr
   return withConnection(knex, async (conn) => {
     let names = preparedOn.get(conn);
     if (!names) preparedOn.set(conn, (names = new Set()));
-    const name = `ifrs_${crypto.createHash('sha1').update(sql).digest('base64url').slice(0, 20)}`;
+    const name = statementName(sql);
     if (!names.has(name) && names.size < MAX_PREPARED_PER_CONNECTION) names.add(name);
     const res = await conn.query<T & pg.QueryResultRow>(names.has(name) ? { name, text: sql, values: bindings as unknown[] } : { text: sql, values: bindings as unknown[] });
     return res.rows;

@@ -13,7 +13,7 @@ const MAX_NAME_BRANCHES = 48;
  * its own LIMIT a branch is planned for all its rows and gets a sequential scan and a sort), and the
  * outer ORDER BY ... LIMIT merges them: a Merge Append that pulls about one page in all (see keyset.ts).
  */
-export function catalogListQuery(knex: Knex, filter: CatalogFilter, keys: SortKey[], limit: number, after: KeysetPosition | null, columns: readonly string[] = ['*']): Knex.QueryBuilder {
+export function catalogListQuery(knex: Knex, filter: CatalogFilter, keys: SortKey[], limit: number, after: KeysetPosition | null, columns: readonly (string | Knex.Raw)[] = ['*']): Knex.QueryBuilder {
   const page = (where: (qb: Knex.QueryBuilder) => void, branch?: (qb: Knex.QueryBuilder) => void) => {
     const qb = knex(CATALOG_FILINGS).select(columns);
     where(qb);

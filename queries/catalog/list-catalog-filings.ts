@@ -3,7 +3,7 @@ import { queryPrepared } from '../../infra/postgres/prepared';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import type { CursorService } from '../../src/http/cursors';
 import { z } from '../../src/http/zod';
-import { CATALOG_LIST_COLUMNS, CatalogFiling, toCatalogFiling, type CatalogRow } from './catalog-record';
+import { CatalogFiling, catalogListColumns, type CatalogListRow } from './catalog-record';
 import { CatalogListQuery, catalogFilter, checkCombination, sortKeys } from './catalog-filters';
 import { catalogListQuery } from './catalog-list-query';
 import type { KeysetPosition } from './keyset';
@@ -38,15 +38,18 @@ export class ListCatalogFilingsRoute implements RouteModule {
           const decoded = cursor ? await this.cursors.decode<KeysetPosition>(binding, cursor) : null;
           const withDescription = query.source?.length === 1 && query.sourceReference?.length === 1;
           const filter = await catalogFilter(this.knex, query, principal);
-          const columns = withDescription ? [...CATALOG_LIST_COLUMNS, 'description'] : CATALOG_LIST_COLUMNS;
-          const rows = await queryPrepared<CatalogRow>(this.knex, catalogListQuery(this.knex, filter, keys, limit + 1, decoded?.state ?? null, columns));
-          const page = rows.slice(0, limit);
+          const columns = catalogListColumns(this.knex, keys.map((k) => k.column), withDescription);
+          const rows = await queryPrepared<CatalogListRow>(this.knex, catalogListQuery(this.knex, filter, keys, limit + 1, decoded?.state ?? null, columns));
+          const page = rows.length > limit ? rows.slice(0, limit) : rows;
           let nextCursor: string | null = null;
           if (rows.length > limit) {
-            const last = page[page.length - 1] as unknown as Record<string, string | null>;
-            nextCursor = await this.cursors.encode<KeysetPosition>(binding, { v: keys.map((k) => last[k.column]), id: last.id as string }, decoded?.issuedAt);
+            const last = page[page.length - 1];
+            nextCursor = await this.cursors.encode<KeysetPosition>(binding, { v: keys.map((k) => last[k.column]), id: last.id }, decoded?.issuedAt);
           }
-          return { body: { filings: page.map((r) => toCatalogFiling(r, withDescription)), nextCursor } };
+          // The records come serialized from Postgres (catalog-record.ts): the page is assembled around them.
+          let json = '{"filings":[';
+          for (let i = 0; i < page.length; i++) json += (i ? ',' : '') + page[i].record;
+          return { json: `${json}],"nextCursor":${JSON.stringify(nextCursor)}}` };
         },
       }),
     ];

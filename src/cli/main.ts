@@ -10,7 +10,8 @@ import { fail, printResult } from './output';
 import { DomainError, AppError } from '../domain/errors';
 import { SCOPE_ROLES, type ScopeRole } from '../identity/principal';
 import { CLI_EXTENSIONS } from './extensions';
-import { prepareServeDemo } from '../../commands/demo/demo-seed';
+import { boundHeapGrowth } from '../util/heap-growth';
+import type { prepareServeDemo as PrepareServeDemo } from '../../commands/demo/demo-seed';
 
 const OPERATOR = { actor: 'operator:cli' };
 
@@ -59,6 +60,7 @@ export function buildCli(): Command {
     .addOption(new Option('--role <role>', 'process role (see README, Production topology)').choices([...ROLES]).default('all'))
     .option('--demo', 'seed the demo data set first when the database has no tenant yet; print a demo key and example requests')
     .action(async (opts: { port?: string; host?: string; role: Role; demo?: boolean }, cmd: Command) => {
+      boundHeapGrowth();
       const config = configFrom(cmd);
       const log = createLogger(config.logLevel);
       let release: (() => void) | null = null;
@@ -74,7 +76,9 @@ export function buildCli(): Command {
         release?.();
         fail(`could not start: ${(e as Error).message}`);
       }
-      const demo = opts.demo
+      // Required only with --demo: the seeder brings the PDF renderer and the importer along.
+      const prepareServeDemo = opts.demo ? (require('../../commands/demo/demo-seed') as { prepareServeDemo: typeof PrepareServeDemo }).prepareServeDemo : null;
+      const demo = prepareServeDemo
         ? await prepareServeDemo(rt).catch(async (e) => {
             await rt.close().catch(() => undefined);
             release?.();

@@ -88,7 +88,10 @@ function knownPrincipal(principal: Principal | null): Principal {
  * freshness check, and a fixed content type instead of parsing and re-formatting it for the charset.
  */
 function sendJson(res: Response, status: number, body: unknown): void {
-  const json = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body));
+}
+
+function sendJsonText(res: Response, status: number, json: string): void {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(json));
@@ -203,7 +206,8 @@ export function createApp(deps: AppDeps): express.Express {
         const reply = await route.handler({ query, body, params, principal: req.principal as Principal, requestId: req.requestId, req, res });
         if (reply.handled) return;
         if (reply.headers) for (const k in reply.headers) res.setHeader(k, reply.headers[k]);
-        if (reply.body === undefined) res.status(reply.status ?? 204).end();
+        if (reply.json !== undefined) sendJsonText(res, reply.status ?? 200, reply.json);
+        else if (reply.body === undefined) res.status(reply.status ?? 204).end();
         else sendJson(res, reply.status ?? 200, reply.body);
       } catch (e) {
         next(e);

@@ -8,6 +8,8 @@ export interface Reply {
   status?: number;
   headers?: Record<string, string>;
   body?: unknown;
+  /** The body already serialized as JSON (a read model that renders its records in SQL); sent as is. */
+  json?: string;
   /** Raw bytes or a stream response handled by the route itself. */
   handled?: boolean;
 }

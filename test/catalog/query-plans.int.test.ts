@@ -11,7 +11,7 @@ import { CATALOG_COMPANY_NAMES, CATALOG_FILINGS, CATALOG_PRODUCT_NAMES } from '.
 import { DIR } from '../../projections/directory/directory-projector';
 import { CatalogListQuery, catalogFilter, sortKeys } from '../../queries/catalog/catalog-filters';
 import { catalogListQuery } from '../../queries/catalog/catalog-list-query';
-import { CATALOG_LIST_COLUMNS } from '../../queries/catalog/catalog-record';
+import { catalogListColumns } from '../../queries/catalog/catalog-record';
 import type { KeysetPosition } from '../../queries/catalog/keyset';
 import { freshDatabaseUrl } from '../support/postgres';
 
@@ -104,7 +104,9 @@ describe('catalog query plans (50,000 filings)', function () {
     const sections: string[] = [];
     for (const list of LISTS) {
       const q = CatalogListQuery.parse(list.query);
-      const qb = catalogListQuery(knex, await catalogFilter(knex, q, principal(list.serff ?? true)), sortKeys(q.sort), 51, list.after ?? null, CATALOG_LIST_COLUMNS);
+      const keys = sortKeys(q.sort);
+      const columns = catalogListColumns(knex, keys.map((k) => k.column), false);
+      const qb = catalogListQuery(knex, await catalogFilter(knex, q, principal(list.serff ?? true)), keys, 51, list.after ?? null, columns);
       const { sql, bindings } = qb.toSQL().toNative();
       const res = await knex.raw(`explain (analyze, costs off, timing off, summary off) ${sql.replace(/\$(\d+)/g, '?')}`, bindings as never);
       const plan = (res.rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
