@@ -7,6 +7,7 @@ import { WEIGHTS, filterOnlyQuery, isTextual, pageQuery, rankingQuery, type Text
 import { removeFilings, upsertFilings } from './elasticsearch/writes';
 import { PAGES_KEPT, groupMatchedPages, matchedPagesRequest } from './elasticsearch/matched-pages';
 import { passageText } from './elasticsearch/passage-text';
+import { bestFilings, pagesFor } from './elasticsearch/best-filings';
 
 /** Query texts whose stems are kept (passages). */
 const STEMS_CACHED = 1000;
@@ -40,6 +41,8 @@ interface Candidate {
 export interface ElasticsearchSearchIndexOptions {
   /** The live alias; physical indexes are `<alias>-<suffix>` and a rebuild writes through `<alias>__rb`. */
   alias?: string;
+  /** Documents a ranking request asks for to find `size` filings (default `pagesFor`); tests shrink it to force the collapse. */
+  rankDocuments?: (size: number) => number;
 }
 
 /**
@@ -61,9 +64,11 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   /** Each file's best pages as `search` found them, for `passages` of the same query (the endpoint calls both with one object). */
   private readonly pagesOf = new WeakMap<SearchQuery, Map<string, string[]>>();
   private readonly stems = new Map<string, string[]>();
+  private readonly rankDocuments: (size: number) => number;
 
   constructor(private readonly client: Client, options: ElasticsearchSearchIndexOptions = {}) {
     this.alias = options.alias ?? 'ifrs-search';
+    this.rankDocuments = options.rankDocuments ?? pagesFor;
   }
 
   // ---- schema and aliases ----
@@ -171,22 +176,30 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       });
       return this.candidatesOf(res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, false);
     }
-    const collapsed = (all: boolean) =>
+    const request = (all: boolean, extra: Partial<estypes.SearchRequest>) =>
       this.client.search({
         index: this.alias,
         query: rankingQuery(q, text, all),
-        collapse: { field: 'filingId' },
         sort: BY_SCORE_THEN_FILING,
-        size,
-        // Only doc values are read for the (up to 1,201) hits: no _id or _source from stored fields.
+        // Only doc values are read for the hits: no _id or _source from stored fields.
         stored_fields: ['_none_'],
         docvalue_fields: [{ field: 'filingId' }, ...this.docvalueFields(q.sort)],
         track_total_hits: false,
+        ...extra,
       });
+    const filingIdOf = (h: estypes.SearchHit) => (h.fields!.filingId as string[])[0];
+    /** The best `size` filings of a tier: top-k documents grouped here, the collapse only when they do not tell (`best-filings.ts`). */
+    const tier = async (all: boolean): Promise<estypes.SearchHit[]> => {
+      const k = this.rankDocuments(size);
+      const top = bestFilings((await request(all, { size: k })).hits.hits, size, k, filingIdOf);
+      if (top.complete) return top.filings.map((f) => ({ ...f.hit, _id: f.filingId, _score: f.score }));
+      const res = await request(all, { size, collapse: { field: 'filingId' } });
+      return res.hits.hits.map((h) => ({ ...h, _id: filingIdOf(h) }));
+    };
     // AND first (far fewer documents to score than OR for common words); the OR only when the AND matches leave the window short.
-    let res = await collapsed(true);
-    if (res.hits.hits.length < size && (text.keywords ?? '').trim().split(/\s+/).length > 1) res = await collapsed(false);
-    return this.candidatesOf(res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, true);
+    let hits = await tier(true);
+    if (hits.length < size && (text.keywords ?? '').trim().split(/\s+/).length > 1) hits = await tier(false);
+    return this.candidatesOf(hits, q.sort, true);
   }
 
   /** `+ files · ln(files matched)` per filing, counted over the given candidates only. */

@@ -94,3 +94,42 @@ if (url) {
     });
   });
 }
+
+if (url) {
+  describe('ElasticsearchSearchIndex: ranking from top-k documents equals the collapse', function () {
+    this.timeout(60_000);
+    const client = new Client({ node: url });
+    const alias = uniqueAlias();
+    const topK = new ElasticsearchSearchIndex(client, { alias });
+    // One document per ranking request: k documents never hold enough filings, so every tier falls back to the collapse.
+    const collapse = new ElasticsearchSearchIndex(client, { alias, rankDocuments: () => 1 });
+    const ctx = { trx: undefined as unknown as Knex.Transaction, table: (n: string) => n };
+    before(async () => {
+      await topK.createSchema(ctx.trx, ctx.table);
+      await topK.upsert(ctx, toIndexedFilings(buildRelevanceCorpus()));
+    });
+    after(async () => {
+      await dropTestIndexes(client, alias);
+      await client.close();
+    });
+
+    const bodies = [
+      { query: 'rate territory', sort: [{ field: 'relevance' as const, direction: 'desc' as const }] },
+      { query: 'roof hail deductible', intent: 'how roof age changes settlement' },
+      { query: 'premium', sort: [{ field: 'companyName' as const, direction: 'asc' as const }] },
+      { query: 'wildfire geothermal', sort: [{ field: 'relevance' as const, direction: 'desc' as const }] },
+    ];
+    for (const body of bodies) {
+      for (const window of [3, 20, 1200]) {
+        it(`"${body.query}", window ${window}: same filings, order, scores and exhaustive`, async () => {
+          const q = () => ({ ...buildSearchQuery({ ...body, dataScope: 'all' }, { canViewSerff: true }, { offset: 0 }), window, limit: 200 });
+          const [a, b] = [await topK.search(q()), await collapse.search(q())];
+          assert.ok(b.hits.length > 0);
+          assert.deepEqual(a.hits.map((h) => [h.filing.id, h.score.toFixed(4)]), b.hits.map((h) => [h.filing.id, h.score.toFixed(4)]));
+          assert.equal(a.exhaustive, b.exhaustive);
+          assert.equal(a.candidates, b.candidates);
+        });
+      }
+    }
+  });
+}
