@@ -5,7 +5,7 @@ import type { IndexWriteContext, IndexedFiling, MatchRef, Passage, SearchHit, Se
 import { INDEX_MAPPINGS, INDEX_SETTINGS, KIND_FILING, filingDocId } from './elasticsearch/mapping';
 import { WEIGHTS, filterOnlyQuery, isTextual, pageQuery, rankingQuery, type TextQuery } from './elasticsearch/query';
 import { removeFilings, upsertFilings } from './elasticsearch/writes';
-import { PAGES_KEPT, groupMatchedPages, matchedPagesRequest } from './elasticsearch/matched-pages';
+import { MATCHED_PAGES_MAX, PAGES_KEPT, groupMatchedPages, matchedPagesRequest } from './elasticsearch/matched-pages';
 import { passageText } from './elasticsearch/passage-text';
 import { bestFilings, pagesFor } from './elasticsearch/best-filings';
 
@@ -32,6 +32,18 @@ const BY_SCORE_THEN_FILING: estypes.Sort = [{ _score: { order: 'desc' } }, { fil
 /** Filters alone: newest first, as the Postgres adapter. */
 const NEWEST_FIRST: estypes.Sort = [{ submissionDate: { order: 'desc', missing: '_last' } }, { filingId: { order: 'asc' } }];
 
+/** Candidates whose details (records, matched pages) are read for the whole window at once under relevance order. */
+const WHOLE_WINDOW_DETAILS = 201;
+
+const byScoreThenFiling = (a: Candidate, b: Candidate): number => b.score - a.score || (a.filingId < b.filingId ? -1 : a.filingId > b.filingId ? 1 : 0);
+
+interface Details {
+  records: Map<string, CatalogFilingFields>;
+  matches: Map<string, SearchHit['matches']>;
+  fileCounts: Map<string, number>;
+  complete: boolean;
+}
+
 interface Candidate {
   filingId: string;
   score: number;
@@ -43,6 +55,8 @@ export interface ElasticsearchSearchIndexOptions {
   alias?: string;
   /** Documents a ranking request asks for to find `size` filings (default `pagesFor`); tests shrink it to force the collapse. */
   rankDocuments?: (size: number) => number;
+  /** Largest ranked list whose details are read at once under relevance order (default 201); 0 = always the file-bonus aggregation. */
+  wholeWindowDetails?: number;
 }
 
 /**
@@ -65,10 +79,12 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   private readonly pagesOf = new WeakMap<SearchQuery, Map<string, string[]>>();
   private readonly stems = new Map<string, string[]>();
   private readonly rankDocuments: (size: number) => number;
+  private readonly wholeWindowDetails: number;
 
   constructor(private readonly client: Client, options: ElasticsearchSearchIndexOptions = {}) {
     this.alias = options.alias ?? 'ifrs-search';
     this.rankDocuments = options.rankDocuments ?? pagesFor;
+    this.wholeWindowDetails = options.wholeWindowDetails ?? WHOLE_WINDOW_DETAILS;
   }
 
   // ---- schema and aliases ----
@@ -230,7 +246,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     if (!isTextual(text)) return this.order(ranked.slice(0, q.window), q.sort);
     if (q.sort.some((k) => k.field === 'relevance')) {
       await this.addFileBonus(text, ranked);
-      ranked.sort((a, b) => b.score - a.score || (a.filingId < b.filingId ? -1 : a.filingId > b.filingId ? 1 : 0));
+      ranked.sort(byScoreThenFiling);
       return this.order(ranked.slice(0, q.window), q.sort);
     }
     const sorted = this.order(ranked.slice(0, q.window), q.sort);
@@ -262,12 +278,13 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   /**
-   * Records and matched pages of the page's filings in one `_msearch`: the filing documents (their
+   * Records and matched pages of the given filings in one `_msearch`: the filing documents (their
    * `record`), and the matching page documents by score from doc values (see `elasticsearch/matched-pages.ts`).
+   * `complete` is false when the matched pages hit the result window (some files may be missing from the counts).
    */
-  private async details(q: SearchQuery, text: TextQuery | null, ids: string[]): Promise<{ records: Map<string, CatalogFilingFields>; matches: Map<string, SearchHit['matches']> }> {
+  private async details(q: SearchQuery, text: TextQuery | null, ids: string[]): Promise<Details> {
     const records = new Map<string, CatalogFilingFields>();
-    if (!ids.length) return { records, matches: new Map() };
+    if (!ids.length) return { records, matches: new Map(), fileCounts: new Map(), complete: true };
     const searches: estypes.MsearchRequestItem[] = [
       { index: this.alias },
       { query: { bool: { filter: [{ term: { kind: KIND_FILING } }, { ids: { values: ids.map(filingDocId) } }] } }, size: ids.length, _source: ['record'], track_total_hits: false },
@@ -276,18 +293,35 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     const res = await this.client.msearch<{ record: CatalogFilingFields }>({ searches });
     const [recs, pages] = res.responses.map(okOrThrow);
     for (const h of recs.hits.hits) if (h._source) records.set(h._id!, h._source.record);
-    if (!pages) return { records, matches: new Map() };
+    if (!pages) return { records, matches: new Map(), fileCounts: new Map(), complete: true };
     const grouped = groupMatchedPages(pages.hits.hits, FILES_PER_FILING);
     this.pagesOf.set(q, grouped.pages);
-    return { records, matches: grouped.files };
+    return { records, matches: grouped.files, fileCounts: grouped.fileCounts, complete: pages.hits.hits.length < MATCHED_PAGES_MAX };
+  }
+
+  /**
+   * Relevance order over a small window (the 100 of `includePassages`): the details of every candidate in
+   * one `_msearch` give the file bonus too (files matched, counted from the same pages), so ranking, bonus,
+   * records and matches take two requests instead of three. Null when the matched pages were capped.
+   */
+  private async relevanceWindow(q: SearchQuery, text: TextQuery, ranked: Candidate[]): Promise<{ page: Candidate[]; details: Details } | null> {
+    const details = await this.details(q, text, ranked.map((c) => c.filingId));
+    if (!details.complete) return null;
+    for (const c of ranked) {
+      const n = details.fileCounts.get(c.filingId) ?? 0;
+      if (n > 1) c.score += WEIGHTS.files * Math.log(n);
+    }
+    ranked.sort(byScoreThenFiling);
+    return { page: this.order(ranked.slice(0, q.window), q.sort).slice(q.offset, q.offset + q.limit), details };
   }
 
   async search(q: SearchQuery): Promise<SearchPage> {
     const text = await this.textOf(q);
     const ranked = await this.rank(q, text);
     const n = ranked.length;
-    const page = (await this.window(q, text, ranked)).slice(q.offset, q.offset + q.limit);
-    const { records, matches } = await this.details(q, text, page.map((c) => c.filingId));
+    const whole = isTextual(text) && q.sort.some((k) => k.field === 'relevance') && n <= this.wholeWindowDetails ? await this.relevanceWindow(q, text, ranked) : null;
+    const page = whole?.page ?? (await this.window(q, text, ranked)).slice(q.offset, q.offset + q.limit);
+    const { records, matches } = whole?.details ?? (await this.details(q, text, page.map((c) => c.filingId)));
     return {
       hits: page.filter((c) => records.has(c.filingId)).map((c) => ({ filing: records.get(c.filingId)!, score: c.score, matches: matches.get(c.filingId) ?? [] })),
       candidates: Math.min(n, q.window),

@@ -96,13 +96,14 @@ if (url) {
 }
 
 if (url) {
-  describe('ElasticsearchSearchIndex: ranking from top-k documents equals the collapse', function () {
+  describe('ElasticsearchSearchIndex: ranking from top-k documents (and the file bonus from the window\'s details) equals the collapse (and the aggregation)', function () {
     this.timeout(60_000);
     const client = new Client({ node: url });
     const alias = uniqueAlias();
     const topK = new ElasticsearchSearchIndex(client, { alias });
-    // One document per ranking request: k documents never hold enough filings, so every tier falls back to the collapse.
-    const collapse = new ElasticsearchSearchIndex(client, { alias, rankDocuments: () => 1 });
+    // One document per ranking request: k documents never hold enough filings, so every tier falls back to the
+    // collapse; and the file bonus always from the terms aggregation over the candidates.
+    const collapse = new ElasticsearchSearchIndex(client, { alias, rankDocuments: () => 1, wholeWindowDetails: 0 });
     const ctx = { trx: undefined as unknown as Knex.Transaction, table: (n: string) => n };
     before(async () => {
       await topK.createSchema(ctx.trx, ctx.table);
