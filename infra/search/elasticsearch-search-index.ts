@@ -7,7 +7,6 @@ import { WEIGHTS, filterOnlyQuery, isTextual, pageQuery, rankingQuery, type Text
 import { removeFilings, upsertFilings } from './elasticsearch/writes';
 import { MATCHED_PAGES_MAX, PAGES_KEPT, groupMatchedPages, matchedPagesRequest } from './elasticsearch/matched-pages';
 import { passageText } from './elasticsearch/passage-text';
-import { bestFilings, pagesFor } from './elasticsearch/best-filings';
 
 /** Query texts whose stems are kept (passages). */
 const STEMS_CACHED = 1000;
@@ -32,6 +31,13 @@ const BY_SCORE_THEN_FILING: estypes.Sort = [{ _score: { order: 'desc' } }, { fil
 /** Filters alone: newest first, as the Postgres adapter. */
 const NEWEST_FIRST: estypes.Sort = [{ submissionDate: { order: 'desc', missing: '_last' } }, { filingId: { order: 'asc' } }];
 
+/**
+ * Documents a ranking tier scores at most: the Postgres adapter's filing cap (five times the window, at most
+ * 1,201) times ten documents per filing (a filing's metadata document and its matching pages, which the
+ * index holds next to each other). 5,000 with passages, 12,010 without.
+ */
+export const documentCapFor = (window: number): number => Math.min(1_201, window * 5) * 10;
+
 /** Candidates whose details (records, matched pages) are read for the whole window at once under relevance order. */
 const WHOLE_WINDOW_DETAILS = 201;
 
@@ -53,8 +59,8 @@ interface Candidate {
 export interface ElasticsearchSearchIndexOptions {
   /** The live alias; physical indexes are `<alias>-<suffix>` and a rebuild writes through `<alias>__rb`. */
   alias?: string;
-  /** Documents a ranking request asks for to find `size` filings (default `pagesFor`); tests shrink it to force the collapse. */
-  rankDocuments?: (size: number) => number;
+  /** Documents a ranking tier scores at most, per candidate window (default `documentCapFor`); tests shrink it. */
+  documentCap?: (window: number) => number;
   /** Largest ranked list whose details are read at once under relevance order (default 201); 0 = always the file-bonus aggregation. */
   wholeWindowDetails?: number;
 }
@@ -78,12 +84,12 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   /** Each file's best pages as `search` found them, for `passages` of the same query (the endpoint calls both with one object). */
   private readonly pagesOf = new WeakMap<SearchQuery, Map<string, string[]>>();
   private readonly stems = new Map<string, string[]>();
-  private readonly rankDocuments: (size: number) => number;
+  private readonly documentCap: (window: number) => number;
   private readonly wholeWindowDetails: number;
 
   constructor(private readonly client: Client, options: ElasticsearchSearchIndexOptions = {}) {
     this.alias = options.alias ?? 'ifrs-search';
-    this.rankDocuments = options.rankDocuments ?? pagesFor;
+    this.documentCap = options.documentCap ?? documentCapFor;
     this.wholeWindowDetails = options.wholeWindowDetails ?? WHOLE_WINDOW_DETAILS;
   }
 
@@ -178,7 +184,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
    * The best `window + 1` filings by page score (collapse on filingId keeps each filing's best document),
    * ordered by that score. The file bonus is added later, and only where it can change the page.
    */
-  private async rank(q: SearchQuery, text: TextQuery | null): Promise<Candidate[]> {
+  private async rank(q: SearchQuery, text: TextQuery | null): Promise<{ candidates: Candidate[]; capped: boolean }> {
     const size = q.window + 1;
     if (!isTextual(text)) {
       const res = await this.client.search({
@@ -190,32 +196,30 @@ export class ElasticsearchSearchIndex implements SearchIndex {
         docvalue_fields: [{ field: 'filingId' }, ...this.docvalueFields(q.sort)],
         track_total_hits: false,
       });
-      return this.candidatesOf(res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, false);
+      return { candidates: this.candidatesOf(res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, false), capped: false };
     }
-    const request = (all: boolean, extra: Partial<estypes.SearchRequest>) =>
+    const cap = this.documentCap(q.window);
+    const tier = (all: boolean) =>
       this.client.search({
         index: this.alias,
         query: rankingQuery(q, text, all),
+        collapse: { field: 'filingId' },
         sort: BY_SCORE_THEN_FILING,
-        // Only doc values are read for the hits: no _id or _source from stored fields.
+        size,
+        // Bounded work, as the Postgres adapter's tier cap: only the first `cap` matching documents (index
+        // order) are scored. Common words match most pages, and scoring all of them cost more than the rest
+        // of the search (BM25 over near-uniform text leaves block-max WAND nothing to skip).
+        terminate_after: cap,
+        // Only doc values are read for the (up to 1,201) hits: no _id or _source from stored fields.
         stored_fields: ['_none_'],
         docvalue_fields: [{ field: 'filingId' }, ...this.docvalueFields(q.sort)],
         track_total_hits: false,
-        ...extra,
       });
-    const filingIdOf = (h: estypes.SearchHit) => (h.fields!.filingId as string[])[0];
-    /** The best `size` filings of a tier: top-k documents grouped here, the collapse only when they do not tell (`best-filings.ts`). */
-    const tier = async (all: boolean): Promise<estypes.SearchHit[]> => {
-      const k = this.rankDocuments(size);
-      const top = bestFilings((await request(all, { size: k })).hits.hits, size, k, filingIdOf);
-      if (top.complete) return top.filings.map((f) => ({ ...f.hit, _id: f.filingId, _score: f.score }));
-      const res = await request(all, { size, collapse: { field: 'filingId' } });
-      return res.hits.hits.map((h) => ({ ...h, _id: filingIdOf(h) }));
-    };
-    // AND first (far fewer documents to score than OR for common words); the OR only when the AND matches leave the window short.
-    let hits = await tier(true);
-    if (hits.length < size && (text.keywords ?? '').trim().split(/\s+/).length > 1) hits = await tier(false);
-    return this.candidatesOf(hits, q.sort, true);
+    // AND first (far fewer documents to score than OR for common words); the OR only when the AND matches leave
+    // the window short and were all scored.
+    let res = await tier(true);
+    if (res.hits.hits.length < size && !res.terminated_early && (text.keywords ?? '').trim().split(/\s+/).length > 1) res = await tier(false);
+    return { candidates: this.candidatesOf(res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, true), capped: !!res.terminated_early };
   }
 
   /** `+ files · ln(files matched)` per filing, counted over the given candidates only. */
@@ -317,7 +321,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
 
   async search(q: SearchQuery): Promise<SearchPage> {
     const text = await this.textOf(q);
-    const ranked = await this.rank(q, text);
+    const { candidates: ranked, capped } = await this.rank(q, text);
     const n = ranked.length;
     const whole = isTextual(text) && q.sort.some((k) => k.field === 'relevance') && n <= this.wholeWindowDetails ? await this.relevanceWindow(q, text, ranked) : null;
     const page = whole?.page ?? (await this.window(q, text, ranked)).slice(q.offset, q.offset + q.limit);
@@ -325,7 +329,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     return {
       hits: page.filter((c) => records.has(c.filingId)).map((c) => ({ filing: records.get(c.filingId)!, score: c.score, matches: matches.get(c.filingId) ?? [] })),
       candidates: Math.min(n, q.window),
-      exhaustive: n <= q.window,
+      exhaustive: n <= q.window && !capped,
     };
   }
 

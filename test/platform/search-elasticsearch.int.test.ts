@@ -3,6 +3,7 @@ import { Client } from '@elastic/elasticsearch';
 import type { Knex } from 'knex';
 import { ElasticsearchSearchIndex } from '../../infra/search/elasticsearch-search-index';
 import { buildSearchQuery } from '../../queries/search/search-query';
+import type { SortKey } from '../../src/ports/search-index';
 import { searchIndexContract } from '../contracts/search-index.contract';
 import { buildRelevanceCorpus, corpusId, toIndexedFilings } from '../files/relevance/corpus';
 import { dropTestIndexes, testElasticsearchUrl, uniqueAlias } from '../support/elasticsearch';
@@ -96,41 +97,46 @@ if (url) {
 }
 
 if (url) {
-  describe('ElasticsearchSearchIndex: ranking from top-k documents (and the file bonus from the window\'s details) equals the collapse (and the aggregation)', function () {
+  describe('ElasticsearchSearchIndex: bounded ranking and the file bonus from the window\'s details', function () {
     this.timeout(60_000);
     const client = new Client({ node: url });
     const alias = uniqueAlias();
-    const topK = new ElasticsearchSearchIndex(client, { alias });
-    // One document per ranking request: k documents never hold enough filings, so every tier falls back to the
-    // collapse; and the file bonus always from the terms aggregation over the candidates.
-    const collapse = new ElasticsearchSearchIndex(client, { alias, rankDocuments: () => 1, wholeWindowDetails: 0 });
+    const index = new ElasticsearchSearchIndex(client, { alias });
+    // The file bonus always from the terms aggregation over the candidates (the design before the details carried it).
+    const aggregation = new ElasticsearchSearchIndex(client, { alias, wholeWindowDetails: 0 });
+    const capped = new ElasticsearchSearchIndex(client, { alias, documentCap: () => 3 });
     const ctx = { trx: undefined as unknown as Knex.Transaction, table: (n: string) => n };
+    const query = (body: { query: string; sort?: SortKey[]; intent?: string }, window: number) => ({ ...buildSearchQuery({ ...body, dataScope: 'all' }, { canViewSerff: true }, { offset: 0 }), window, limit: 200 });
     before(async () => {
-      await topK.createSchema(ctx.trx, ctx.table);
-      await topK.upsert(ctx, toIndexedFilings(buildRelevanceCorpus()));
+      await index.createSchema(ctx.trx, ctx.table);
+      await index.upsert(ctx, toIndexedFilings(buildRelevanceCorpus()));
     });
     after(async () => {
       await dropTestIndexes(client, alias);
       await client.close();
     });
 
-    const bodies = [
-      { query: 'rate territory', sort: [{ field: 'relevance' as const, direction: 'desc' as const }] },
-      { query: 'roof hail deductible', intent: 'how roof age changes settlement' },
-      { query: 'premium', sort: [{ field: 'companyName' as const, direction: 'asc' as const }] },
-      { query: 'wildfire geothermal', sort: [{ field: 'relevance' as const, direction: 'desc' as const }] },
-    ];
-    for (const body of bodies) {
+    const relevance: SortKey[] = [{ field: 'relevance', direction: 'desc' }];
+    for (const body of [{ query: 'rate territory', sort: relevance }, { query: 'roof hail deductible', intent: 'how roof age changes settlement', sort: relevance }, { query: 'wildfire geothermal', sort: relevance }]) {
       for (const window of [3, 20, 1200]) {
-        it(`"${body.query}", window ${window}: same filings, order, scores and exhaustive`, async () => {
-          const q = () => ({ ...buildSearchQuery({ ...body, dataScope: 'all' }, { canViewSerff: true }, { offset: 0 }), window, limit: 200 });
-          const [a, b] = [await topK.search(q()), await collapse.search(q())];
+        it(`"${body.query}", window ${window}: the same filings, order, scores and exhaustive as with the aggregation`, async () => {
+          const [a, b] = [await index.search(query(body, window)), await aggregation.search(query(body, window))];
           assert.ok(b.hits.length > 0);
-          assert.deepEqual(a.hits.map((h) => [h.filing.id, h.score.toFixed(4)]), b.hits.map((h) => [h.filing.id, h.score.toFixed(4)]));
+          assert.deepEqual(a.hits.map((h) => [h.filing.id, h.score.toFixed(4), h.matches]), b.hits.map((h) => [h.filing.id, h.score.toFixed(4), h.matches]));
           assert.equal(a.exhaustive, b.exhaustive);
           assert.equal(a.candidates, b.candidates);
         });
       }
     }
+
+    it('rule: a tier that hit the document cap reports exhaustive: false, even with the window not full', async () => {
+      const body = { query: 'rate territory', sort: relevance };
+      const full = await index.search(query(body, 1200));
+      assert.equal(full.exhaustive, true);
+      assert.ok(full.candidates > 3);
+      const bounded = await capped.search(query(body, 1200));
+      assert.equal(bounded.exhaustive, false);
+      assert.ok(bounded.candidates >= 1 && bounded.candidates <= 3, `${bounded.candidates} filings from 3 documents`);
+    });
   });
 }
