@@ -5,7 +5,7 @@ import type { IndexWriteContext, IndexedFiling, MatchRef, Passage, SearchHit, Se
 import { INDEX_MAPPINGS, INDEX_SETTINGS, KIND_FILING, filingDocId } from './elasticsearch/mapping';
 import { WEIGHTS, filterOnlyQuery, isTextual, pageQuery, rankingQuery, type TextQuery } from './elasticsearch/query';
 import { removeFilings, upsertFilings } from './elasticsearch/writes';
-import { PAGES_KEPT, groupMatchedPages, matchedPagesRequest } from './elasticsearch/matched-pages';
+import { MATCHED_PAGES_MAX, PAGES_KEPT, groupMatchedPages, matchedPagesRequest } from './elasticsearch/matched-pages';
 import { passageText } from './elasticsearch/passage-text';
 
 /** Query texts whose stems are kept (passages). */
@@ -31,6 +31,25 @@ const BY_SCORE_THEN_FILING: estypes.Sort = [{ _score: { order: 'desc' } }, { fil
 /** Filters alone: newest first, as the Postgres adapter. */
 const NEWEST_FIRST: estypes.Sort = [{ submissionDate: { order: 'desc', missing: '_last' } }, { filingId: { order: 'asc' } }];
 
+/**
+ * Documents a ranking tier scores at most: the Postgres adapter's filing cap (five times the window, at most
+ * 1,201) times ten documents per filing (a filing's metadata document and its matching pages, which the
+ * index holds next to each other). 5,000 with passages, 12,010 without.
+ */
+export const documentCapFor = (window: number): number => Math.min(1_201, window * 5) * 10;
+
+/** Candidates whose details (records, matched pages) are read for the whole window at once under relevance order. */
+const WHOLE_WINDOW_DETAILS = 201;
+
+const byScoreThenFiling = (a: Candidate, b: Candidate): number => b.score - a.score || (a.filingId < b.filingId ? -1 : a.filingId > b.filingId ? 1 : 0);
+
+interface Details {
+  records: Map<string, CatalogFilingFields>;
+  matches: Map<string, SearchHit['matches']>;
+  fileCounts: Map<string, number>;
+  complete: boolean;
+}
+
 interface Candidate {
   filingId: string;
   score: number;
@@ -40,6 +59,10 @@ interface Candidate {
 export interface ElasticsearchSearchIndexOptions {
   /** The live alias; physical indexes are `<alias>-<suffix>` and a rebuild writes through `<alias>__rb`. */
   alias?: string;
+  /** Documents a ranking tier scores at most, per candidate window (default `documentCapFor`); tests shrink it. */
+  documentCap?: (window: number) => number;
+  /** Largest ranked list whose details are read at once under relevance order (default 201); 0 = always the file-bonus aggregation. */
+  wholeWindowDetails?: number;
 }
 
 /**
@@ -61,9 +84,13 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   /** Each file's best pages as `search` found them, for `passages` of the same query (the endpoint calls both with one object). */
   private readonly pagesOf = new WeakMap<SearchQuery, Map<string, string[]>>();
   private readonly stems = new Map<string, string[]>();
+  private readonly documentCap: (window: number) => number;
+  private readonly wholeWindowDetails: number;
 
   constructor(private readonly client: Client, options: ElasticsearchSearchIndexOptions = {}) {
     this.alias = options.alias ?? 'ifrs-search';
+    this.documentCap = options.documentCap ?? documentCapFor;
+    this.wholeWindowDetails = options.wholeWindowDetails ?? WHOLE_WINDOW_DETAILS;
   }
 
   // ---- schema and aliases ----
@@ -157,7 +184,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
    * The best `window + 1` filings by page score (collapse on filingId keeps each filing's best document),
    * ordered by that score. The file bonus is added later, and only where it can change the page.
    */
-  private async rank(q: SearchQuery, text: TextQuery | null): Promise<Candidate[]> {
+  private async rank(q: SearchQuery, text: TextQuery | null): Promise<{ candidates: Candidate[]; capped: boolean }> {
     const size = q.window + 1;
     if (!isTextual(text)) {
       const res = await this.client.search({
@@ -169,24 +196,30 @@ export class ElasticsearchSearchIndex implements SearchIndex {
         docvalue_fields: [{ field: 'filingId' }, ...this.docvalueFields(q.sort)],
         track_total_hits: false,
       });
-      return this.candidatesOf(res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, false);
+      return { candidates: this.candidatesOf(res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, false), capped: false };
     }
-    const collapsed = (all: boolean) =>
+    const cap = this.documentCap(q.window);
+    const tier = (all: boolean) =>
       this.client.search({
         index: this.alias,
         query: rankingQuery(q, text, all),
         collapse: { field: 'filingId' },
         sort: BY_SCORE_THEN_FILING,
         size,
+        // Bounded work, as the Postgres adapter's tier cap: only the first `cap` matching documents (index
+        // order) are scored. Common words match most pages, and scoring all of them cost more than the rest
+        // of the search (BM25 over near-uniform text leaves block-max WAND nothing to skip).
+        terminate_after: cap,
         // Only doc values are read for the (up to 1,201) hits: no _id or _source from stored fields.
         stored_fields: ['_none_'],
         docvalue_fields: [{ field: 'filingId' }, ...this.docvalueFields(q.sort)],
         track_total_hits: false,
       });
-    // AND first (far fewer documents to score than OR for common words); the OR only when the AND matches leave the window short.
-    let res = await collapsed(true);
-    if (res.hits.hits.length < size && (text.keywords ?? '').trim().split(/\s+/).length > 1) res = await collapsed(false);
-    return this.candidatesOf(res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, true);
+    // AND first (far fewer documents to score than OR for common words); the OR only when the AND matches leave
+    // the window short and were all scored.
+    let res = await tier(true);
+    if (res.hits.hits.length < size && !res.terminated_early && (text.keywords ?? '').trim().split(/\s+/).length > 1) res = await tier(false);
+    return { candidates: this.candidatesOf(res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, true), capped: !!res.terminated_early };
   }
 
   /** `+ files · ln(files matched)` per filing, counted over the given candidates only. */
@@ -217,7 +250,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     if (!isTextual(text)) return this.order(ranked.slice(0, q.window), q.sort);
     if (q.sort.some((k) => k.field === 'relevance')) {
       await this.addFileBonus(text, ranked);
-      ranked.sort((a, b) => b.score - a.score || (a.filingId < b.filingId ? -1 : a.filingId > b.filingId ? 1 : 0));
+      ranked.sort(byScoreThenFiling);
       return this.order(ranked.slice(0, q.window), q.sort);
     }
     const sorted = this.order(ranked.slice(0, q.window), q.sort);
@@ -249,36 +282,54 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   /**
-   * Records and matched pages of the page's filings in one `_msearch`: the filing documents (their
+   * Records and matched pages of the given filings in one `_msearch`: the filing documents (their
    * `record`), and the matching page documents by score from doc values (see `elasticsearch/matched-pages.ts`).
+   * `complete` is false when the matched pages hit the result window (some files may be missing from the counts).
    */
-  private async details(q: SearchQuery, text: TextQuery | null, ids: string[]): Promise<{ records: Map<string, CatalogFilingFields>; matches: Map<string, SearchHit['matches']> }> {
+  private async details(q: SearchQuery, text: TextQuery | null, ids: string[]): Promise<Details> {
     const records = new Map<string, CatalogFilingFields>();
-    if (!ids.length) return { records, matches: new Map() };
+    if (!ids.length) return { records, matches: new Map(), fileCounts: new Map(), complete: true };
     const searches: estypes.MsearchRequestItem[] = [
       { index: this.alias },
-      { query: { bool: { filter: [{ term: { kind: KIND_FILING } }, { ids: { values: ids.map(filingDocId) } }] } }, size: ids.length, _source: ['record'], track_total_hits: false },
+      { query: { bool: { filter: [{ term: { kind: KIND_FILING } }, { ids: { values: ids.map(filingDocId) } }] } }, size: ids.length, _source: true, track_total_hits: false }, // whole: see passages
     ];
     if (isTextual(text)) searches.push({ index: this.alias }, matchedPagesRequest(pageQuery(text, ids)) as estypes.MsearchMultisearchBody);
     const res = await this.client.msearch<{ record: CatalogFilingFields }>({ searches });
     const [recs, pages] = res.responses.map(okOrThrow);
     for (const h of recs.hits.hits) if (h._source) records.set(h._id!, h._source.record);
-    if (!pages) return { records, matches: new Map() };
+    if (!pages) return { records, matches: new Map(), fileCounts: new Map(), complete: true };
     const grouped = groupMatchedPages(pages.hits.hits, FILES_PER_FILING);
     this.pagesOf.set(q, grouped.pages);
-    return { records, matches: grouped.files };
+    return { records, matches: grouped.files, fileCounts: grouped.fileCounts, complete: pages.hits.hits.length < MATCHED_PAGES_MAX };
+  }
+
+  /**
+   * Relevance order over a small window (the 100 of `includePassages`): the details of every candidate in
+   * one `_msearch` give the file bonus too (files matched, counted from the same pages), so ranking, bonus,
+   * records and matches take two requests instead of three. Null when the matched pages were capped.
+   */
+  private async relevanceWindow(q: SearchQuery, text: TextQuery, ranked: Candidate[]): Promise<{ page: Candidate[]; details: Details } | null> {
+    const details = await this.details(q, text, ranked.map((c) => c.filingId));
+    if (!details.complete) return null;
+    for (const c of ranked) {
+      const n = details.fileCounts.get(c.filingId) ?? 0;
+      if (n > 1) c.score += WEIGHTS.files * Math.log(n);
+    }
+    ranked.sort(byScoreThenFiling);
+    return { page: this.order(ranked.slice(0, q.window), q.sort).slice(q.offset, q.offset + q.limit), details };
   }
 
   async search(q: SearchQuery): Promise<SearchPage> {
     const text = await this.textOf(q);
-    const ranked = await this.rank(q, text);
+    const { candidates: ranked, capped } = await this.rank(q, text);
     const n = ranked.length;
-    const page = (await this.window(q, text, ranked)).slice(q.offset, q.offset + q.limit);
-    const { records, matches } = await this.details(q, text, page.map((c) => c.filingId));
+    const whole = isTextual(text) && q.sort.some((k) => k.field === 'relevance') && n <= this.wholeWindowDetails ? await this.relevanceWindow(q, text, ranked) : null;
+    const page = whole?.page ?? (await this.window(q, text, ranked)).slice(q.offset, q.offset + q.limit);
+    const { records, matches } = whole?.details ?? (await this.details(q, text, page.map((c) => c.filingId)));
     return {
       hits: page.filter((c) => records.has(c.filingId)).map((c) => ({ filing: records.get(c.filingId)!, score: c.score, matches: matches.get(c.filingId) ?? [] })),
       candidates: Math.min(n, q.window),
-      exhaustive: n <= q.window,
+      exhaustive: n <= q.window && !capped,
     };
   }
 
@@ -306,7 +357,9 @@ export class ElasticsearchSearchIndex implements SearchIndex {
         index: this.alias,
         query: { ids: { values: ids } },
         size: ids.length,
-        _source: ['fileId', 'page', 'body'],
+        // The whole _source: Elasticsearch copies its stored bytes as they are, while any filter makes it parse and
+        // rewrite every document (measured ~30% of the request's Elasticsearch CPU at 350 pages; the extra fields are small).
+        _source: true,
         track_total_hits: false,
       }),
     ]);

@@ -3,6 +3,7 @@ import { Client } from '@elastic/elasticsearch';
 import type { Knex } from 'knex';
 import { ElasticsearchSearchIndex } from '../../infra/search/elasticsearch-search-index';
 import { buildSearchQuery } from '../../queries/search/search-query';
+import type { SortKey } from '../../src/ports/search-index';
 import { searchIndexContract } from '../contracts/search-index.contract';
 import { buildRelevanceCorpus, corpusId, toIndexedFilings } from '../files/relevance/corpus';
 import { dropTestIndexes, testElasticsearchUrl, uniqueAlias } from '../support/elasticsearch';
@@ -91,6 +92,51 @@ if (url) {
       const fresh = await index.passages(buildSearchQuery(body, { canViewSerff: true }, { offset: 0 }), matches, 2);
       assert.ok(handedOn.size > 0);
       assert.deepEqual([...fresh.entries()].sort(), [...handedOn.entries()].sort());
+    });
+  });
+}
+
+if (url) {
+  describe('ElasticsearchSearchIndex: bounded ranking and the file bonus from the window\'s details', function () {
+    this.timeout(60_000);
+    const client = new Client({ node: url });
+    const alias = uniqueAlias();
+    const index = new ElasticsearchSearchIndex(client, { alias });
+    // The file bonus always from the terms aggregation over the candidates (the design before the details carried it).
+    const aggregation = new ElasticsearchSearchIndex(client, { alias, wholeWindowDetails: 0 });
+    const capped = new ElasticsearchSearchIndex(client, { alias, documentCap: () => 3 });
+    const ctx = { trx: undefined as unknown as Knex.Transaction, table: (n: string) => n };
+    const query = (body: { query: string; sort?: SortKey[]; intent?: string }, window: number) => ({ ...buildSearchQuery({ ...body, dataScope: 'all' }, { canViewSerff: true }, { offset: 0 }), window, limit: 200 });
+    before(async () => {
+      await index.createSchema(ctx.trx, ctx.table);
+      await index.upsert(ctx, toIndexedFilings(buildRelevanceCorpus()));
+    });
+    after(async () => {
+      await dropTestIndexes(client, alias);
+      await client.close();
+    });
+
+    const relevance: SortKey[] = [{ field: 'relevance', direction: 'desc' }];
+    for (const body of [{ query: 'rate territory', sort: relevance }, { query: 'roof hail deductible', intent: 'how roof age changes settlement', sort: relevance }, { query: 'wildfire geothermal', sort: relevance }]) {
+      for (const window of [3, 20, 1200]) {
+        it(`"${body.query}", window ${window}: the same filings, order, scores and exhaustive as with the aggregation`, async () => {
+          const [a, b] = [await index.search(query(body, window)), await aggregation.search(query(body, window))];
+          assert.ok(b.hits.length > 0);
+          assert.deepEqual(a.hits.map((h) => [h.filing.id, h.score.toFixed(4), h.matches]), b.hits.map((h) => [h.filing.id, h.score.toFixed(4), h.matches]));
+          assert.equal(a.exhaustive, b.exhaustive);
+          assert.equal(a.candidates, b.candidates);
+        });
+      }
+    }
+
+    it('rule: a tier that hit the document cap reports exhaustive: false, even with the window not full', async () => {
+      const body = { query: 'rate territory', sort: relevance };
+      const full = await index.search(query(body, 1200));
+      assert.equal(full.exhaustive, true);
+      assert.ok(full.candidates > 3);
+      const bounded = await capped.search(query(body, 1200));
+      assert.equal(bounded.exhaustive, false);
+      assert.ok(bounded.candidates >= 1 && bounded.candidates <= 3, `${bounded.candidates} filings from 3 documents`);
     });
   });
 }
