@@ -22,22 +22,56 @@ interface ShapeResult {
   bodyBytes: number;
   /** API process CPU (user + system) per request, in microseconds. */
   cpuUs: number;
+  /** Of which system time (socket writes of the bodies, mostly). */
+  sysUs: number;
+  /** The Postgres server's CPU (postmaster and its backends) per request. */
+  pgUs: number;
 }
 
-/** User + system CPU of a process in seconds, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of stat(5); fields[0] here is field 3.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+/** Fields of /proc/<pid>/stat from field 3 on (stat(5)), or null when the process is gone. */
+function statFields(pid: number): string[] | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** User and system CPU of a process in seconds, from /proc (Linux): utime and stime, fields 14 and 15. */
+function cpuSeconds(pid: number): { user: number; sys: number } {
+  const f = statFields(pid);
+  return f ? { user: Number(f[11]) / 100, sys: Number(f[12]) / 100 } : { user: 0, sys: 0 };
+}
+
+/**
+ * CPU of the Postgres server of a data directory: the postmaster and its children (backends and
+ * background workers; a backend that exits during the run takes its share along, none should here).
+ */
+function postgresCpuSeconds(dataDir: string): number {
+  let postmaster: number;
+  try {
+    postmaster = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return 0;
+  }
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const f = statFields(Number(entry));
+    // f[1] is the parent pid (field 4).
+    if (f && (Number(entry) === postmaster || Number(f[1]) === postmaster)) total += (Number(f[11]) + Number(f[12])) / 100;
+  }
+  return total;
 }
 
 /** autocannon at saturation over a list of request paths, each connection taking the next one in turn. */
-async function loadPaths(base: string, paths: string[], opts: { seconds: number; headers: Record<string, string>; pid: number }): Promise<ShapeResult> {
+async function loadPaths(base: string, paths: string[], opts: { seconds: number; headers: Record<string, string>; pid: number; dataDir: string }): Promise<ShapeResult> {
   // autocannon's request path replaces the URL's whole path.
   const prefix = new URL(base).pathname.replace(/\/$/, '');
   let next = 0;
   const cpuBefore = cpuSeconds(opts.pid);
+  const pgBefore = postgresCpuSeconds(opts.dataDir);
   const r = await autocannon({
     url: base,
     connections: CONNECTIONS,
@@ -52,7 +86,9 @@ async function loadPaths(base: string, paths: string[], opts: { seconds: number;
       },
     ],
   } as autocannon.Options);
-  const cpu = cpuSeconds(opts.pid) - cpuBefore;
+  const cpuAfter = cpuSeconds(opts.pid);
+  const pg = postgresCpuSeconds(opts.dataDir) - pgBefore;
+  const perRequest = (seconds: number) => (r.requests.total ? (seconds / r.requests.total) * 1e6 : 0);
   return {
     rps: r.requests.average,
     p50: r.latency.p50,
@@ -60,7 +96,9 @@ async function loadPaths(base: string, paths: string[], opts: { seconds: number;
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
     bodyBytes: r.requests.total ? r.throughput.total / r.requests.total : 0,
-    cpuUs: r.requests.total ? (cpu / r.requests.total) * 1e6 : 0,
+    cpuUs: perRequest(cpuAfter.user + cpuAfter.sys - cpuBefore.user - cpuBefore.sys),
+    sysUs: perRequest(cpuAfter.sys - cpuBefore.sys),
+    pgUs: perRequest(pg),
   };
 }
 
@@ -157,13 +195,14 @@ export const scenario: BenchScenario = {
       ];
       for (const s of shapes) {
         if (!s.paths.length) continue;
-        await loadPaths(serve.url, s.paths, { seconds: 1, headers, pid });
-        const r = await loadPaths(serve.url, s.paths, { seconds, headers, pid });
-        ctx.log(`${s.name}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms, ${Math.round(r.cpuUs)} us API CPU/request, ${Math.round(r.bodyBytes)} B/response`);
+        await loadPaths(serve.url, s.paths, { seconds: 1, headers, pid, dataDir: data.dataDir });
+        const r = await loadPaths(serve.url, s.paths, { seconds, headers, pid, dataDir: data.dataDir });
+        ctx.log(`${s.name}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms, ${Math.round(r.cpuUs)} us API CPU/request (${Math.round(r.sysUs)} system), ${Math.round(r.pgUs)} us Postgres CPU/request, ${Math.round(r.bodyBytes)} B/response`);
         const failed = r.errors + r.non2xx ? `, ${r.errors} errors/timeouts, ${r.non2xx} non-2xx` : '';
         row(`${s.name}: req/s at saturation`, r.rps, 'req/s', '>= 2000', `${s.note}; ${CONNECTIONS} connections, p50 ${r.p50} ms, p99 ${r.p99} ms, ~${Math.round(r.bodyBytes / 1024)} KB/response${failed}`);
         row(`${s.name}: p99 at saturation`, r.p99, 'ms', undefined, `${CONNECTIONS} connections`);
-        row(`${s.name}: API CPU per request`, r.cpuUs, 'us', undefined, 'user + system CPU of the serve process over the run / requests');
+        row(`${s.name}: API CPU per request`, r.cpuUs, 'us', undefined, `user + system CPU of the serve process over the run / requests (system ${Math.round(r.sysUs)} us)`);
+        row(`${s.name}: Postgres CPU per request`, r.pgUs, 'us', undefined, 'CPU of the postmaster and its backends over the run / requests');
       }
       maxRss = Math.max(maxRss, rssMb(pid));
       row('API process peak RSS under these loads', maxRss, 'MB');

@@ -83,7 +83,7 @@ export class FileTextRoutes implements RouteModule {
           let textJson: string;
           let end: number;
           if (file.slice) {
-            textJson = file.slice.json;
+            textJson = jsonString(file.slice.text);
             end = start + file.slice.bytes;
           } else {
             // Not in Postgres: the bytes of the range, cut back to a character boundary here.

@@ -59,10 +59,10 @@ export interface TextChunkRow {
   fileId: string;
   text: { textRevision: string; textSha256: string; byteLength: number } | null;
   /**
-   * The slice cut back to a character boundary, as a JSON string literal (escaped by Postgres), with its
-   * byte length; null when the blob is not in Postgres (the filesystem holds it) or could not be decoded.
+   * The slice cut back to a character boundary, decoded, with its byte length; null when the blob is not
+   * in Postgres (the filesystem holds it) or could not be decoded.
    */
-  slice: { json: string; bytes: number } | null;
+  slice: { text: string; bytes: number } | null;
 }
 
 interface TextChunkSqlRow {
@@ -71,7 +71,7 @@ interface TextChunkSqlRow {
   text_revision: string | null;
   text_sha256: string | null;
   byte_length: number | null;
-  slice_json: string | null;
+  slice_text: string | null;
   slice_bytes: number | null;
 }
 
@@ -80,16 +80,18 @@ interface TextChunkSqlRow {
  * of blob_small (infra/blobs/tiered-blob-store.ts, keyed by content hash, so a row found is the text).
  * The slice is cut in SQL: a cut that is not at the end of the text drops the bytes of a character it
  * splits (a lead byte in the last three bytes whose sequence runs past the cut; the stored text is valid
- * UTF-8, written from a JS string). It is then decoded and escaped as a JSON string by Postgres: bytea
- * travels as hex text (twice the bytes, decoded again in node), and escaping in C costs a fraction of
- * JSON.stringify. Lookups by primary key only, so one generic plan serves every file: a named statement.
+ * UTF-8, written from a JS string), then decoded by Postgres: bytea travels as hex text, twice the bytes,
+ * which node would decode from hex and then from UTF-8 again. (Postgres's to_json escapes more slowly than
+ * node does: the JSON escaping stays in node.) `offset 0` keeps the slice a subquery of its own: pulled
+ * up, every reference to it would fetch it from TOAST again. Lookups by primary key only, so one
+ * generic plan serves every file: a named statement.
  */
 const TEXT_CHUNK = {
   name: 'files_text_chunk',
   text: `
     select e.file_id, e.source, e.text->>'textRevision' as text_revision, e.text->>'textSha256' as text_sha256,
       (e.text->>'byteLength')::int8 as byte_length,
-      to_json(convert_from(substring(c.chunk from 1 for c.keep), 'UTF8'))::text as slice_json, c.keep as slice_bytes
+      convert_from(substring(c.chunk from 1 for c.keep), 'UTF8') as slice_text, c.keep as slice_bytes
     from files_entries e
     left join blob_small b on e.text is not null and b.sha256 = e.text->>'textSha256'
     left join lateral (
@@ -101,7 +103,7 @@ const TEXT_CHUNK = {
           when get_byte(s.chunk, s.len - 2) >= 128 and get_byte(s.chunk, s.len - 2) < 192 and get_byte(s.chunk, s.len - 3) >= 240 then s.len - 3
           else s.len
         end as keep
-      from (select x.chunk, octet_length(x.chunk) as len from (select substring(b.content from least($2::int8 + 1, 2147483647)::int4 for $3::int4) as chunk) x) s
+      from (select x.chunk, octet_length(x.chunk) as len from (select substring(b.content from least($2::int8 + 1, 2147483647)::int4 for $3::int4) as chunk offset 0) x) s
     ) c on b.sha256 is not null
     where e.file_id = $1::uuid`,
 };
@@ -149,14 +151,14 @@ export class FilesReadModel {
     } catch (e) {
       if (!UNDECODABLE.has((e as { code?: string }).code ?? '')) throw e;
       rows = await runStatement<TextChunkSqlRow>(this.knex, { ...TEXT_CHUNK, values: [fileId, start, 0] });
-      if (rows[0]) rows[0].slice_json = null;
+      if (rows[0]) rows[0].slice_text = null;
     }
     const row = rows[0];
     if (!row || !this.visible(principal, row.source)) throw notFound();
     return {
       fileId: row.file_id,
       text: row.text_sha256 === null ? null : { textRevision: row.text_revision!, textSha256: row.text_sha256, byteLength: row.byte_length! },
-      slice: row.slice_json === null ? null : { json: row.slice_json, bytes: row.slice_bytes! },
+      slice: row.slice_text === null ? null : { text: row.slice_text, bytes: row.slice_bytes! },
     };
   }
 
