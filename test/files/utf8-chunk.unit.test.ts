@@ -48,7 +48,7 @@ describe('text chunks and download helpers (unit)', () => {
     for (const nextCursor of [null, 'abc_-']) {
       const body = textChunkBody({ ...parts, textJson: jsonString('a "b"\f'), nextCursor });
       const expected = { fileId: 'f', text: 'a "b"\f', textRevision: 'r1', versionId: null, location: { startOffsetBytes: 3, endOffsetBytes: 9 }, nextCursor };
-      assert.equal(body.toString('utf8'), JSON.stringify(expected));
+      assert.equal(body, JSON.stringify(expected));
     }
   });
 });
