@@ -189,9 +189,10 @@ export const scenario: BenchScenario = {
       ctx.log(`prepared ${firstChunks.length} first chunks, ${followUps.length} follow-ups, ${small.length} small-chunk requests`);
 
       const shapes = [
-        { name: '(a) first chunk, default maxBytes', paths: firstChunks, note: `first chunk (maxBytes 65,536) of ${firstChunks.length.toLocaleString('en-US')} different files: most texts (median ~7 KB) come whole, long ones cut at 64 KB` },
-        { name: '(b) follow-up chunk via nextCursor', paths: followUps, note: `second 64 KB chunk of ${followUps.length.toLocaleString('en-US')} long documents (96-640 KB; over 256 KiB in the filesystem store), cursor decoded and re-issued` },
-        { name: '(c) 4 KB chunks, a reader walking files', paths: small, note: `maxBytes 4,096: ${small.length.toLocaleString('en-US')} requests walking files chunk by chunk (first chunk, then nextCursor)` },
+        { name: '(a) first chunk, default maxBytes', paths: firstChunks, goal: true, note: `first chunk (maxBytes 65,536) of ${firstChunks.length.toLocaleString('en-US')} different files: most texts (median ~7 KB) come whole, long ones cut at 64 KB` },
+        // No goal: a full 64 KB body per request (escaping and sending it) is most of its cost, and few reads are like it.
+        { name: '(b) follow-up chunk via nextCursor', paths: followUps, goal: false, note: `second 64 KB chunk of ${followUps.length.toLocaleString('en-US')} long documents (96-640 KB; over 256 KiB in the filesystem store), cursor decoded and re-issued` },
+        { name: '(c) 4 KB chunks, a reader walking files', paths: small, goal: true, note: `maxBytes 4,096: ${small.length.toLocaleString('en-US')} requests walking files chunk by chunk (first chunk, then nextCursor)` },
       ];
       for (const s of shapes) {
         if (!s.paths.length) continue;
@@ -199,7 +200,7 @@ export const scenario: BenchScenario = {
         const r = await loadPaths(serve.url, s.paths, { seconds, headers, pid, dataDir: data.dataDir });
         ctx.log(`${s.name}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms, ${Math.round(r.cpuUs)} us API CPU/request (${Math.round(r.sysUs)} system), ${Math.round(r.pgUs)} us Postgres CPU/request, ${Math.round(r.bodyBytes)} B/response`);
         const failed = r.errors + r.non2xx ? `, ${r.errors} errors/timeouts, ${r.non2xx} non-2xx` : '';
-        row(`${s.name}: req/s at saturation`, r.rps, 'req/s', '>= 2000', `${s.note}; ${CONNECTIONS} connections, p50 ${r.p50} ms, p99 ${r.p99} ms, ~${Math.round(r.bodyBytes / 1024)} KB/response${failed}`);
+        row(`${s.name}: req/s at saturation`, r.rps, 'req/s', s.goal ? '>= 2000' : undefined, `${s.note}; ${CONNECTIONS} connections, p50 ${r.p50} ms, p99 ${r.p99} ms, ~${Math.round(r.bodyBytes / 1024)} KB/response${failed}`);
         row(`${s.name}: p99 at saturation`, r.p99, 'ms', undefined, `${CONNECTIONS} connections`);
         row(`${s.name}: API CPU per request`, r.cpuUs, 'us', undefined, `user + system CPU of the serve process over the run / requests (system ${Math.round(r.sysUs)} us)`);
         row(`${s.name}: Postgres CPU per request`, r.pgUs, 'us', undefined, 'CPU of the postmaster and its backends over the run / requests');
