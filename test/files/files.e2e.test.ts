@@ -185,6 +185,27 @@ describe('stored files of catalog filings: inventory, text, download', () => {
       assert.equal((await api().get(`/files/${fl.files[0].fileId}/text?maxBytes=8&cursor=${c.slice(0, 10)}${c[10] === 'A' ? 'B' : 'A'}${c.slice(11)}`)).body.code, 'invalid_cursor');
     });
 
+    it('rule: a 4-byte chunk ends before the character it would split, whatever its length (1 to 3 bytes cut off)', async () => {
+      // [text, end of its first 4-byte chunk]: a lead byte cut off with 0, 1 or 2 of its continuation bytes, or no cut.
+      const cases: [string, number][] = [
+        ['abcé-', 3], // é = C3 A9: the lead byte alone would end the chunk
+        ['ab中-', 2], // 中 = E4 B8 AD: lead + 1
+        ['a😀-', 1], // 😀 = F0 9F 98 80: lead + 2
+        ['a中-', 4], // a 3-byte character that ends exactly at the cut
+        ['😀-', 4], // a 4-byte character that ends exactly at the cut
+        ['aé-x', 4], // ASCII at the cut
+      ];
+      const files = cases.map(([text]) => aTextFile([text]));
+      await importFiling(t.rt, aFiling(), files);
+      await t.rt.engine.catchUp();
+      for (let i = 0; i < cases.length; i++) {
+        const r = await api().get(`/files/${files[i].fileId}/text?maxBytes=4`);
+        assert.equal(r.body.location.endOffsetBytes, cases[i][1], cases[i][0]);
+        assert.ok(cases[i][0].startsWith(r.body.text), cases[i][0]);
+        assert.ok(r.body.nextCursor);
+      }
+    });
+
     it('rule: a text over 256 KiB (kept in the filesystem store, not Postgres) is chunked the same way, byte for byte', async () => {
       const page = (i: number) => `Page ${i}: aé中😀 "quoted" back\\slash\ttab\r\u0001 ${'rate '.repeat(200)}\n`;
       const pages = Array.from({ length: 300 }, (_, i) => page(i));
