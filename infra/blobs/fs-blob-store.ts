@@ -2,8 +2,15 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '../../src/ports/blob-store';
+
+// The callback API with plain descriptors: a FileHandle costs an object and a finalizer per read.
+const open = promisify(fs.open);
+const read = (fd: number, buffer: Buffer, offset: number, length: number, position: number) =>
+  new Promise<number>((resolve, reject) => fs.read(fd, buffer, offset, length, position, (e, n) => (e ? reject(e) : resolve(n))));
+const close = promisify(fs.close);
 
 const KEY = /^[0-9a-f]{64}$/;
 
@@ -52,6 +59,23 @@ export class FsBlobStore implements BlobStore {
 
   async get(sha256: string): Promise<Buffer> {
     return fs.promises.readFile(this.file(sha256));
+  }
+
+  async read(sha256: string, start: number, length: number): Promise<Buffer> {
+    const fd = await open(this.file(sha256), 'r');
+    try {
+      const buffer = Buffer.allocUnsafe(length);
+      let filled = 0;
+      // A regular file returns short reads only at its end; the loop is for the odd filesystem that does not.
+      while (filled < length) {
+        const n = await read(fd, buffer, filled, length - filled, start + filled);
+        if (n === 0) break;
+        filled += n;
+      }
+      return filled === length ? buffer : buffer.subarray(0, filled);
+    } finally {
+      await close(fd);
+    }
   }
 
   stream(sha256: string, range?: { start: number; end: number }): Readable {

@@ -73,6 +73,22 @@ export class TieredBlobStore implements BlobStore {
     return (await this.small(sha256)) ?? this.large.get(sha256);
   }
 
+  /**
+   * The filesystem first: a miss there costs one failed open, a miss in Postgres a round trip, and the
+   * text route reads small blobs in its own statement, so what reaches here is mostly large.
+   */
+  async read(sha256: string, start: number, length: number): Promise<Buffer> {
+    if (length <= 0) return Buffer.alloc(0);
+    try {
+      return await this.large.read(sha256, start, length);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    const row = await this.knex('blob_small').where({ sha256 }).first(this.knex.raw('substring(content from ? for ?) as content', [start + 1, length]));
+    if (!row) throw Object.assign(new Error(`blob not found: ${sha256}`), { code: 'ENOENT' });
+    return row.content as Buffer;
+  }
+
   stream(sha256: string, range?: { start: number; end: number }): Readable {
     // Look in Postgres first; fall back to the file (whose own stream reports a missing blob).
     return Readable.from(this.chunks(sha256, range), { objectMode: false });

@@ -5,7 +5,8 @@ import { cursorParam, qInt } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
 import type { BlobStore } from '../../src/ports/blob-store';
 import type { FilesReadModel } from './files-read-model';
-import { readBlobRange, wholeCharacterLength } from './utf8-chunk';
+import { jsonString, sendTextChunk } from './text-chunk-json';
+import { wholeCharacterLength } from './utf8-chunk';
 
 /** DESIGN.md: 4 bytes fit any UTF-8 character, so every chunk makes progress. */
 export const MAX_BYTES_MIN = 4;
@@ -55,35 +56,44 @@ export class FileTextRoutes implements RouteModule {
           404: { description: 'Unknown file, or a serff filing\'s file without serff:view' },
           409: { description: 'text_unavailable: no extraction exists (the original download may be used)' },
         },
-        handler: async ({ params, query, principal }) => {
-          const file = await this.files.file(principal, params.fileId);
+        handler: async ({ params, query, principal, res }) => {
+          const maxBytes = query.maxBytes ?? MAX_BYTES_DEFAULT;
+          // A file id's canonical form (as stored and echoed) is lower case; the cursor is bound to it.
+          const binding = { kind: 'files.text', principal, request: { fileId: params.fileId.toLowerCase(), maxBytes } };
+          // The cursor is read before the file so that one statement can fetch the slice it points to;
+          // its errors wait until the file is known to exist and have text (404 and 409 come first).
+          let position: { start: number; revision: string | null; issuedAt?: number } = { start: 0, revision: null };
+          let cursorError: unknown = null;
+          if (query.cursor) {
+            try {
+              const c = await this.cursors.decode<TextCursorState>(binding, query.cursor);
+              if (typeof c.state?.o !== 'number' || typeof c.state.r !== 'string' || !Number.isSafeInteger(c.state.o) || c.state.o < 0) throw invalidCursor();
+              position = { start: c.state.o, revision: c.state.r, issuedAt: c.issuedAt };
+            } catch (e) {
+              cursorError = e;
+            }
+          }
+          const { start } = position;
+          const file = await this.files.textChunk(principal, params.fileId, start, cursorError ? 0 : maxBytes);
           if (!file.text) throw conflict('text_unavailable', 'This file has no extracted text; the original can be downloaded.');
           const text = file.text;
-          const maxBytes = query.maxBytes ?? MAX_BYTES_DEFAULT;
-          const binding = { kind: 'files.text', principal, request: { fileId: file.fileId, maxBytes } };
-          let start = 0;
-          let issuedAt: number | undefined;
-          if (query.cursor) {
-            const c = await this.cursors.decode<TextCursorState>(binding, query.cursor);
-            if (typeof c.state?.o !== 'number' || typeof c.state.r !== 'string' || c.state.o < 0 || c.state.o > text.byteLength) throw invalidCursor();
-            if (c.state.r !== text.textRevision) throw invalidCursor('The extracted text changed since the first chunk; restart without a cursor.');
-            start = c.state.o;
-            issuedAt = c.issuedAt;
+          if (cursorError) throw cursorError;
+          if (start > text.byteLength) throw invalidCursor();
+          if (position.revision !== null && position.revision !== text.textRevision) throw invalidCursor('The extracted text changed since the first chunk; restart without a cursor.');
+          let textJson: string;
+          let end: number;
+          if (file.slice) {
+            textJson = jsonString(file.slice.text);
+            end = start + file.slice.bytes;
+          } else {
+            // Not in Postgres: the bytes of the range, cut back to a character boundary here.
+            const bytes = await this.blobs.read(text.textSha256, start, Math.min(maxBytes, text.byteLength - start));
+            end = start + wholeCharacterLength(bytes, start + bytes.length >= text.byteLength);
+            textJson = jsonString(bytes.toString('utf8', 0, end - start));
           }
-          const length = Math.min(maxBytes, text.byteLength - start);
-          const bytes = await readBlobRange(this.blobs, text.textSha256, start, length);
-          const end = start + wholeCharacterLength(bytes, start + bytes.length >= text.byteLength);
-          const nextCursor = end < text.byteLength ? await this.cursors.encode<TextCursorState>(binding, { o: end, r: text.textRevision }, issuedAt) : null;
-          return {
-            body: {
-              fileId: file.fileId,
-              text: bytes.subarray(0, end - start).toString('utf8'),
-              textRevision: text.textRevision,
-              versionId: null,
-              location: { startOffsetBytes: start, endOffsetBytes: end },
-              nextCursor,
-            },
-          };
+          const nextCursor = end < text.byteLength ? await this.cursors.encode<TextCursorState>(binding, { o: end, r: text.textRevision }, position.issuedAt) : null;
+          sendTextChunk(res, { fileId: file.fileId, textJson, textRevision: text.textRevision, start, end, nextCursor });
+          return { handled: true };
         },
       }),
     ];

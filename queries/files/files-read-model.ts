@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ExtractedText, FileRole } from '../../commands/catalog/catalog-events';
 import { notFound } from '../../src/domain/errors';
+import { runStatement } from '../../infra/postgres/prepared';
 import { canViewSerff, type Principal } from '../../src/identity/principal';
 
 export interface StoredFile {
@@ -53,6 +54,63 @@ function toFile(r: FileRow): StoredFile {
   };
 }
 
+/** What the text route needs of a file, with the requested slice when the text blob lives in Postgres. */
+export interface TextChunkRow {
+  fileId: string;
+  text: { textRevision: string; textSha256: string; byteLength: number } | null;
+  /**
+   * The slice cut back to a character boundary, decoded, with its byte length; null when the blob is not
+   * in Postgres (the filesystem holds it) or could not be decoded.
+   */
+  slice: { text: string; bytes: number } | null;
+}
+
+interface TextChunkSqlRow {
+  file_id: string;
+  source: string;
+  text_revision: string | null;
+  text_sha256: string | null;
+  byte_length: number | null;
+  slice_text: string | null;
+  slice_bytes: number | null;
+}
+
+/**
+ * The file, its text's location and the slice in one statement: the blob of a text up to 256 KiB is a row
+ * of blob_small (infra/blobs/tiered-blob-store.ts, keyed by content hash, so a row found is the text).
+ * The slice is cut in SQL: a cut that is not at the end of the text drops the bytes of a character it
+ * splits (a lead byte in the last three bytes whose sequence runs past the cut; the stored text is valid
+ * UTF-8, written from a JS string), then decoded by Postgres: bytea travels as hex text, twice the bytes,
+ * which node would decode from hex and then from UTF-8 again. (Postgres's to_json escapes more slowly than
+ * node does: the JSON escaping stays in node.) `offset 0` keeps the slice a subquery of its own: pulled
+ * up, every reference to it would fetch it from TOAST again. Lookups by primary key only, so one
+ * generic plan serves every file: a named statement.
+ */
+const TEXT_CHUNK = {
+  name: 'files_text_chunk',
+  text: `
+    select e.file_id, e.source, e.text->>'textRevision' as text_revision, e.text->>'textSha256' as text_sha256,
+      (e.text->>'byteLength')::int8 as byte_length,
+      convert_from(substring(c.chunk from 1 for c.keep), 'UTF8') as slice_text, c.keep as slice_bytes
+    from files_entries e
+    left join blob_small b on e.text is not null and b.sha256 = e.text->>'textSha256'
+    left join lateral (
+      select s.chunk, case
+          when s.len = 0 or $2::int8 + s.len >= b.size then s.len
+          when get_byte(s.chunk, s.len - 1) >= 192 then s.len - 1
+          when get_byte(s.chunk, s.len - 1) < 128 then s.len
+          when get_byte(s.chunk, s.len - 2) >= 224 then s.len - 2
+          when get_byte(s.chunk, s.len - 2) >= 128 and get_byte(s.chunk, s.len - 2) < 192 and get_byte(s.chunk, s.len - 3) >= 240 then s.len - 3
+          else s.len
+        end as keep
+      from (select x.chunk, octet_length(x.chunk) as len from (select substring(b.content from least($2::int8 + 1, 2147483647)::int4 for $3::int4) as chunk offset 0) x) s
+    ) c on b.sha256 is not null
+    where e.file_id = $1::uuid`,
+};
+
+/** Postgres could not decode the stored bytes as text (a NUL, which text cannot hold): the caller decodes them. */
+const UNDECODABLE = new Set(['22021', '22P05', '54000']);
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -79,6 +137,29 @@ export class FilesReadModel {
     const row = await this.knex('files_entries').where({ file_id: fileId }).first();
     if (!row || !this.visible(principal, row.source)) throw notFound();
     return toFile(row as FileRow);
+  }
+
+  /**
+   * The text route's read: the file (404 unless visible), its text's location and, when the blob is in
+   * Postgres, [start, start + length) of the text cut back to a character boundary (see TEXT_CHUNK).
+   */
+  async textChunk(principal: Principal, fileId: string, start: number, length: number): Promise<TextChunkRow> {
+    if (!UUID.test(fileId)) throw notFound();
+    let rows: TextChunkSqlRow[];
+    try {
+      rows = await runStatement<TextChunkSqlRow>(this.knex, { ...TEXT_CHUNK, values: [fileId, start, length] });
+    } catch (e) {
+      if (!UNDECODABLE.has((e as { code?: string }).code ?? '')) throw e;
+      rows = await runStatement<TextChunkSqlRow>(this.knex, { ...TEXT_CHUNK, values: [fileId, start, 0] });
+      if (rows[0]) rows[0].slice_text = null;
+    }
+    const row = rows[0];
+    if (!row || !this.visible(principal, row.source)) throw notFound();
+    return {
+      fileId: row.file_id,
+      text: row.text_sha256 === null ? null : { textRevision: row.text_revision!, textSha256: row.text_sha256, byteLength: row.byte_length! },
+      slice: row.slice_text === null ? null : { text: row.slice_text, bytes: row.slice_bytes! },
+    };
   }
 
   /** Without the principal check: the signed download address carries the authorization. */

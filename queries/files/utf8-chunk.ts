@@ -1,5 +1,3 @@
-import type { BlobStore } from '../../src/ports/blob-store';
-
 /** Length of the UTF-8 sequence a lead byte starts (continuation bytes, 10xxxxxx, give 0). */
 function sequenceLength(lead: number): number {
   if (lead < 0x80) return 1;
@@ -22,12 +20,4 @@ export function wholeCharacterLength(bytes: Buffer, atEndOfText: boolean): numbe
     return i + len <= bytes.length ? bytes.length : i;
   }
   return bytes.length;
-}
-
-/** Reads [start, start + length) of a blob through a ranged stream, so a 100 MB text is never loaded whole. */
-export async function readBlobRange(blobs: BlobStore, sha256: string, start: number, length: number): Promise<Buffer> {
-  if (length <= 0) return Buffer.alloc(0);
-  const parts: Buffer[] = [];
-  for await (const part of blobs.stream(sha256, { start, end: start + length - 1 })) parts.push(part as Buffer);
-  return Buffer.concat(parts);
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import assert from 'node:assert/strict';
 import { client, makeCaller, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { aBareFile, aContentFile, aFiling, aTextFile, appendFiling, importFiling, pdfOf, type ImportedFiling } from './catalog-filing-mother';
@@ -182,6 +183,70 @@ describe('stored files of catalog filings: inventory, text, download', () => {
       const other = await makeCaller(t.rt, { tenantId: viewer.tenantId });
       assert.equal((await api(other).get(`/files/${fl.files[0].fileId}/text?maxBytes=8&cursor=${c}`)).body.code, 'invalid_cursor');
       assert.equal((await api().get(`/files/${fl.files[0].fileId}/text?maxBytes=8&cursor=${c.slice(0, 10)}${c[10] === 'A' ? 'B' : 'A'}${c.slice(11)}`)).body.code, 'invalid_cursor');
+    });
+
+    it('rule: a 4-byte chunk ends before the character it would split, whatever its length (1 to 3 bytes cut off)', async () => {
+      // [text, end of its first 4-byte chunk]: a lead byte cut off with 0, 1 or 2 of its continuation bytes, or no cut.
+      const cases: [string, number][] = [
+        ['abcé-', 3], // é = C3 A9: the lead byte alone would end the chunk
+        ['ab中-', 2], // 中 = E4 B8 AD: lead + 1
+        ['a😀-', 1], // 😀 = F0 9F 98 80: lead + 2
+        ['a中-', 4], // a 3-byte character that ends exactly at the cut
+        ['😀-', 4], // a 4-byte character that ends exactly at the cut
+        ['aé-x', 4], // ASCII at the cut
+      ];
+      const files = cases.map(([text]) => aTextFile([text]));
+      await importFiling(t.rt, aFiling(), files);
+      await t.rt.engine.catchUp();
+      for (let i = 0; i < cases.length; i++) {
+        const r = await api().get(`/files/${files[i].fileId}/text?maxBytes=4`);
+        assert.equal(r.body.location.endOffsetBytes, cases[i][1], cases[i][0]);
+        assert.ok(cases[i][0].startsWith(r.body.text), cases[i][0]);
+        assert.ok(r.body.nextCursor);
+      }
+    });
+
+    it('rule: a text over 256 KiB (kept in the filesystem store, not Postgres) is chunked the same way, byte for byte', async () => {
+      const page = (i: number) => `Page ${i}: aé中😀 "quoted" back\\slash\ttab\r\u0001 ${'rate '.repeat(200)}\n`;
+      const pages = Array.from({ length: 300 }, (_, i) => page(i));
+      const whole = Buffer.from(pages.join('\f'), 'utf8');
+      assert.ok(whole.length > 256 * 1024);
+      const file = aTextFile(pages, { name: 'Rate Manual.pdf' });
+      await importFiling(t.rt, aFiling(), [file]);
+      await t.rt.engine.catchUp();
+      const sha256 = crypto.createHash('sha256').update(whole).digest('hex');
+      assert.equal((await t.rt.db.knex('blob_small').where({ sha256 })).length, 0, 'the text is in the filesystem store');
+      for (const m of [undefined, 4099, 65_537]) assert.ok((await readAll(file.fileId, m)).equals(whole), `maxBytes=${m}`);
+    });
+
+    it('rule: quotes, backslashes, control characters and NUL come back exactly (Postgres and filesystem texts)', async () => {
+      const odd = 'nul \u0000 "q" \\ \t\r\u0001\u001f\u007f \u2028 é中😀\n';
+      const small = aTextFile([odd, odd.repeat(3)]);
+      const large = aTextFile([odd.repeat(8000), 'end']);
+      await importFiling(t.rt, aFiling(), [small, large]);
+      await t.rt.engine.catchUp();
+      for (const [f, pages] of [[small, [odd, odd.repeat(3)]], [large, [odd.repeat(8000), 'end']]] as const) {
+        const whole = Buffer.from(pages.join('\f'), 'utf8');
+        for (const m of [undefined, 5, 4096]) {
+          if (m === 5 && f === large) continue; // 50,000 requests: the small text covers every cut
+          assert.ok((await readAll(f.fileId, m)).equals(whole), `maxBytes=${m}`);
+        }
+      }
+    });
+
+    it('rule: a bad cursor on an unknown or text-less file is still 404 / 409; a cursor continues under any case of the file id', async () => {
+      const first = await api().get(`/files/${fl.files[0].fileId}/text?maxBytes=8`);
+      const c = first.body.nextCursor as string;
+      assert.equal((await api().get(`/files/${crypto.randomUUID()}/text?maxBytes=8&cursor=${c}`)).status, 404);
+      assert.equal((await api().get(`/files/${crypto.randomUUID()}/text?maxBytes=8&cursor=garbage`)).status, 404);
+      const none = await api().get(`/files/${fl.files[5].fileId}/text?maxBytes=8&cursor=garbage`);
+      assert.equal(none.status, 409);
+      assert.equal(none.body.code, 'text_unavailable');
+      assert.equal((await api(plain).get(`/files/${serff.files[0].fileId}/text?cursor=garbage`)).status, 404);
+      const upper = await api().get(`/files/${fl.files[0].fileId.toUpperCase()}/text?maxBytes=8&cursor=${c}`);
+      assert.equal(upper.status, 200, JSON.stringify(upper.body));
+      assert.equal(upper.body.fileId, fl.files[0].fileId);
+      assert.equal(upper.body.location.startOffsetBytes, first.body.location.endOffsetBytes);
     });
 
     it('rule: a text revision change between chunks is 400 invalid_cursor (restart), never a mix', async () => {

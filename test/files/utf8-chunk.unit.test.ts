@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { wholeCharacterLength } from '../../queries/files/utf8-chunk';
+import { jsonString, textChunkBody } from '../../queries/files/text-chunk-json';
 import { contentDisposition, parseRange } from '../../queries/files/signed-file-download';
 
 describe('text chunks and download helpers (unit)', () => {
@@ -26,5 +27,28 @@ describe('text chunks and download helpers (unit)', () => {
 
   it('writes Content-Disposition with an RFC 8187 filename*', () => {
     assert.equal(contentDisposition('Résumé (v2).pdf'), `attachment; filename="R_sum_ (v2).pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%282%29.pdf`.replace('%282%29', '%28v2%29'));
+  });
+
+  it('escapes text exactly as JSON.stringify does, whichever path it takes', () => {
+    const long = (s: string) => s.repeat(Math.ceil(600 / s.length));
+    const samples = [
+      '',
+      'short "q" \\ \n',
+      long('page one "quoted" back\\slash line\n'),
+      long('pages\fsplit\fby\fform feeds é中😀 \u2028\u2029 \u007f'),
+      long('rare control \t tab \r return \u0001 \u001f \b'),
+      long('nul \u0000 inside'),
+      long('plain ascii without anything to escape'),
+    ];
+    for (const s of samples) assert.equal(jsonString(s), JSON.stringify(s), JSON.stringify(s.slice(0, 40)));
+  });
+
+  it('writes the chunk body as JSON.stringify of the ExtractedTextChunk would', () => {
+    const parts = { fileId: 'f', textRevision: 'r1', start: 3, end: 9 };
+    for (const nextCursor of [null, 'abc_-']) {
+      const body = textChunkBody({ ...parts, textJson: jsonString('a "b"\f'), nextCursor });
+      const expected = { fileId: 'f', text: 'a "b"\f', textRevision: 'r1', versionId: null, location: { startOffsetBytes: 3, endOffsetBytes: 9 }, nextCursor };
+      assert.equal(body, JSON.stringify(expected));
+    }
   });
 });

@@ -35,6 +35,9 @@ function blobStoreContract(name: string, make: () => Promise<{ store: BlobStore;
         assert.deepEqual(await fx.store.get(sha256), content);
         assert.deepEqual(await readAll(fx.store.stream(sha256, { start: 10, end: 99 })), content.subarray(10, 100));
         assert.deepEqual(await readAll(fx.store.stream(sha256)), content);
+        assert.deepEqual(await fx.store.read(sha256, 10, 90), content.subarray(10, 100));
+        assert.deepEqual(await fx.store.read(sha256, size - 5, 100), content.subarray(size - 5), 'short at the end');
+        assert.equal((await fx.store.read(sha256, size + 5, 10)).length, 0);
       });
     }
 
@@ -48,6 +51,7 @@ function blobStoreContract(name: string, make: () => Promise<{ store: BlobStore;
       const missing = '0'.repeat(64);
       assert.equal(await fx.store.has(missing), false);
       await assert.rejects(fx.store.get(missing));
+      await assert.rejects(fx.store.read(missing, 0, 10));
     });
   });
 }

@@ -1,0 +1,218 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { fileTextBenchData, type TextFile } from '../support/file-text-data';
+import { BIN, rssMb, startServerProcess } from '../support/load';
+import { runStandalone } from '../support/standalone';
+import type { BenchRow, BenchScenario } from '../types';
+
+const CONNECTIONS = 16;
+const DEFAULT_MAX_BYTES = 65_536;
+const SMALL_MAX_BYTES = 4_096;
+/** Distinct requests per shape: enough that no handful of rows or blobs stays hot in a cache. */
+const TARGETS = 20_000;
+
+interface ShapeResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  /** Mean response body in bytes. */
+  bodyBytes: number;
+  /** API process CPU (user + system) per request, in microseconds. */
+  cpuUs: number;
+  /** Of which system time (socket writes of the bodies, mostly). */
+  sysUs: number;
+  /** The Postgres server's CPU (postmaster and its backends) per request. */
+  pgUs: number;
+}
+
+/** Fields of /proc/<pid>/stat from field 3 on (stat(5)), or null when the process is gone. */
+function statFields(pid: number): string[] | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** User and system CPU of a process in seconds, from /proc (Linux): utime and stime, fields 14 and 15. */
+function cpuSeconds(pid: number): { user: number; sys: number } {
+  const f = statFields(pid);
+  return f ? { user: Number(f[11]) / 100, sys: Number(f[12]) / 100 } : { user: 0, sys: 0 };
+}
+
+/**
+ * CPU of the Postgres server of a data directory: the postmaster and its children (backends and
+ * background workers; a backend that exits during the run takes its share along, none should here).
+ */
+function postgresCpuSeconds(dataDir: string): number {
+  let postmaster: number;
+  try {
+    postmaster = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return 0;
+  }
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const f = statFields(Number(entry));
+    // f[1] is the parent pid (field 4).
+    if (f && (Number(entry) === postmaster || Number(f[1]) === postmaster)) total += (Number(f[11]) + Number(f[12])) / 100;
+  }
+  return total;
+}
+
+/** autocannon at saturation over a list of request paths, each connection taking the next one in turn. */
+async function loadPaths(base: string, paths: string[], opts: { seconds: number; headers: Record<string, string>; pid: number; dataDir: string }): Promise<ShapeResult> {
+  // autocannon's request path replaces the URL's whole path.
+  const prefix = new URL(base).pathname.replace(/\/$/, '');
+  let next = 0;
+  const cpuBefore = cpuSeconds(opts.pid);
+  const pgBefore = postgresCpuSeconds(opts.dataDir);
+  const r = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: opts.seconds,
+    headers: opts.headers,
+    requests: [
+      {
+        setupRequest: (req: { path: string }) => {
+          req.path = prefix + paths[next++ % paths.length];
+          return req;
+        },
+      },
+    ],
+  } as autocannon.Options);
+  const cpuAfter = cpuSeconds(opts.pid);
+  const pg = postgresCpuSeconds(opts.dataDir) - pgBefore;
+  const perRequest = (seconds: number) => (r.requests.total ? (seconds / r.requests.total) * 1e6 : 0);
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    bodyBytes: r.requests.total ? r.throughput.total / r.requests.total : 0,
+    cpuUs: perRequest(cpuAfter.user + cpuAfter.sys - cpuBefore.user - cpuBefore.sys),
+    sysUs: perRequest(cpuAfter.sys - cpuBefore.sys),
+    pgUs: perRequest(pg),
+  };
+}
+
+interface Chunk {
+  text: string;
+  nextCursor: string | null;
+  location: { startOffsetBytes: number; endOffsetBytes: number };
+}
+
+async function chunk(base: string, headers: Record<string, string>, p: string): Promise<Chunk> {
+  const res = await fetch(base + p, { headers });
+  if (res.status !== 200) throw new Error(`${p}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Chunk;
+}
+
+const textPath = (fileId: string, maxBytes?: number, cursor?: string | null) => {
+  const q = new URLSearchParams();
+  if (maxBytes) q.set('maxBytes', String(maxBytes));
+  if (cursor) q.set('cursor', cursor);
+  const s = q.toString();
+  return `/files/${fileId}/text${s ? `?${s}` : ''}`;
+};
+
+/** Spread picks over the whole list (deterministic), so every part of the corpus is read. */
+function spread<T>(items: T[], count: number): T[] {
+  if (items.length <= count) return items;
+  const step = items.length / count;
+  return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]);
+}
+
+/**
+ * Paths of a reader going through files in 4 KB chunks: the first chunk, then each follow-up with
+ * the previous nextCursor, for files taken across the corpus until `count` requests are collected.
+ */
+async function smallChunkWalks(base: string, headers: Record<string, string>, files: TextFile[], count: number): Promise<string[]> {
+  const out: string[] = [];
+  // Long documents would be walked for up to 160 chunks each; cap each walk so many files take part.
+  const perFile = 24;
+  for (const f of spread(files, Math.ceil(count / 2))) {
+    let cursor: string | null = null;
+    for (let i = 0; i < perFile && out.length < count; i++) {
+      const p = textPath(f.fileId, SMALL_MAX_BYTES, cursor);
+      out.push(p);
+      cursor = (await chunk(base, headers, p)).nextCursor;
+      if (!cursor) break;
+    }
+    if (out.length >= count) break;
+  }
+  return out;
+}
+
+/**
+ * GET /files/{fileId}/text against a real `ifrs serve --role api` process, over the demo generator's
+ * filings with extracted text (quick: 500 filings; full: 10,000, about 31,000 text files, one in 20
+ * lengthened to a 96-640 KB manual; see bench/support/file-text-data.ts). Shapes, each over thousands of
+ * distinct requests at 16 connections: (a) a file's first chunk at the default maxBytes, over every text
+ * file; (b) the second chunk of a long document via its nextCursor (a full 64 KB chunk); (c) a reader
+ * walking files in 4 KB chunks (first chunk, then cursors). Reports req/s, p99, the API's CPU per
+ * request and its RSS.
+ */
+export const scenario: BenchScenario = {
+  name: 'file-text',
+  async run(ctx) {
+    const n = Number(process.env.BENCH_TEXT_FILINGS ?? (ctx.quick ? 500 : 10_000));
+    const seconds = ctx.quick ? 3 : 10;
+    const base = process.env.BENCH_DATA_DIR ?? path.resolve(__dirname, '../../../bench-data');
+    const data = await fileTextBenchData(path.join(base, `file-text-${n}`), n, ctx.log);
+    const long = data.files.filter((f) => f.byteLength > DEFAULT_MAX_BYTES);
+    const scale = `${n.toLocaleString('en-US')} filings, ${data.files.length.toLocaleString('en-US')} text files (${long.length} over 64 KB)`;
+    const rows: BenchRow[] = [];
+    const row = (metric: string, value: number, unit: string, goal?: string, note?: string) =>
+      rows.push({ scenario: 'file-text', metric, value, unit, ...(goal ? { goal } : {}), note: note ? `${note}; ${scale}` : scale });
+
+    const serve = await startServerProcess(BIN, ['serve', '--port', '0', '--role', 'api', '--data-dir', data.dataDir], { LOG_LEVEL: 'warn' });
+    const pid = serve.child.pid!;
+    let maxRss = 0;
+    const sampler = setInterval(() => (maxRss = Math.max(maxRss, rssMb(pid))), 250);
+    try {
+      const headers = { Authorization: `Bearer ${data.apiKey}` };
+      const firstChunks = spread(data.files, TARGETS).map((f) => textPath(f.fileId));
+      // (b): the cursors come from first chunks read now (they expire 24 hours after it).
+      const followUps: string[] = [];
+      for (const f of spread(long, Math.min(long.length, 2_000))) {
+        const first = await chunk(serve.url, headers, textPath(f.fileId));
+        if (first.nextCursor) followUps.push(textPath(f.fileId, undefined, first.nextCursor));
+      }
+      const small = await smallChunkWalks(serve.url, headers, data.files, ctx.quick ? 2_000 : TARGETS);
+      ctx.log(`prepared ${firstChunks.length} first chunks, ${followUps.length} follow-ups, ${small.length} small-chunk requests`);
+
+      const shapes = [
+        { name: '(a) first chunk, default maxBytes', paths: firstChunks, goal: true, note: `first chunk (maxBytes 65,536) of ${firstChunks.length.toLocaleString('en-US')} different files: most texts (median ~7 KB) come whole, long ones cut at 64 KB` },
+        // No goal: a full 64 KB body per request (escaping and sending it) is most of its cost, and few reads are like it.
+        { name: '(b) follow-up chunk via nextCursor', paths: followUps, goal: false, note: `second 64 KB chunk of ${followUps.length.toLocaleString('en-US')} long documents (96-640 KB; over 256 KiB in the filesystem store), cursor decoded and re-issued` },
+        { name: '(c) 4 KB chunks, a reader walking files', paths: small, goal: true, note: `maxBytes 4,096: ${small.length.toLocaleString('en-US')} requests walking files chunk by chunk (first chunk, then nextCursor)` },
+      ];
+      for (const s of shapes) {
+        if (!s.paths.length) continue;
+        await loadPaths(serve.url, s.paths, { seconds: 1, headers, pid, dataDir: data.dataDir });
+        const r = await loadPaths(serve.url, s.paths, { seconds, headers, pid, dataDir: data.dataDir });
+        ctx.log(`${s.name}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms, ${Math.round(r.cpuUs)} us API CPU/request (${Math.round(r.sysUs)} system), ${Math.round(r.pgUs)} us Postgres CPU/request, ${Math.round(r.bodyBytes)} B/response`);
+        const failed = r.errors + r.non2xx ? `, ${r.errors} errors/timeouts, ${r.non2xx} non-2xx` : '';
+        row(`${s.name}: req/s at saturation`, r.rps, 'req/s', s.goal ? '>= 2000' : undefined, `${s.note}; ${CONNECTIONS} connections, p50 ${r.p50} ms, p99 ${r.p99} ms, ~${Math.round(r.bodyBytes / 1024)} KB/response${failed}`);
+        row(`${s.name}: p99 at saturation`, r.p99, 'ms', undefined, `${CONNECTIONS} connections`);
+        row(`${s.name}: API CPU per request`, r.cpuUs, 'us', undefined, `user + system CPU of the serve process over the run / requests (system ${Math.round(r.sysUs)} us)`);
+        row(`${s.name}: Postgres CPU per request`, r.pgUs, 'us', undefined, 'CPU of the postmaster and its backends over the run / requests');
+      }
+      maxRss = Math.max(maxRss, rssMb(pid));
+      row('API process peak RSS under these loads', maxRss, 'MB');
+      return rows;
+    } finally {
+      clearInterval(sampler);
+      await serve.stop();
+    }
+  },
+};
+
+if (require.main === module) runStandalone(scenario);
