@@ -28,6 +28,21 @@ const WAITED_RETRY_MS = [0, 1, 2, 4, 8];
  */
 const QUIET_MS = 200;
 
+/**
+ * A projector may name a run group: the projectors of one group share one runner, which reads the
+ * log once for all of them and applies a batch to all of them in one transaction, moving all their
+ * checkpoints in one statement. For read models that one write waits for together (a working filing
+ * and its event history): the write then waits for one batch commit instead of one per projector, and
+ * the database runs one transaction where it ran several. Each member keeps its own checkpoint and
+ * version, so rebuilds, status and catch-up stay per projector.
+ */
+export interface GroupedProjector extends Projector {
+  readonly runGroup?: string;
+}
+
+/** Thrown inside a group batch's transaction to roll it back when another runner moved a checkpoint first. */
+class LostRace extends Error {}
+
 interface Checkpoint {
   position: LogPosition;
   version: number;
@@ -76,6 +91,23 @@ export class ProjectionEngine {
     private readonly batchSize = 1000,
   ) {
     for (const p of projectors) this.byName.set(p.name, p);
+  }
+
+  /** The projectors each background runner serves: a run group's members together, every other one alone. */
+  private runners(): Projector[][] {
+    const groups = new Map<string, Projector[]>();
+    const out: Projector[][] = [];
+    for (const p of this.byName.values()) {
+      const g = (p as GroupedProjector).runGroup;
+      if (!g) out.push([p]);
+      else if (groups.has(g)) groups.get(g)!.push(p);
+      else {
+        const members = [p];
+        groups.set(g, members);
+        out.push(members);
+      }
+    }
+    return out;
   }
 
   get projectors(): Projector[] {
@@ -184,6 +216,70 @@ export class ProjectionEngine {
     return { applied: events.length, position: horizon, moved: true };
   }
 
+  private async readCheckpoints(names: string[]): Promise<Map<string, LogPosition>> {
+    const res = await this.knex.raw(
+      `select name, commit_position::text as c, prepare_position::text as p from projection_checkpoints where name = any(?)`,
+      [names],
+    );
+    const out = new Map<string, LogPosition>(names.map((n) => [n, START]));
+    for (const r of res.rows as { name: string; c: string; p: string }[]) out.set(r.name, { commit: BigInt(r.c), prepare: BigInt(r.p) });
+    return out;
+  }
+
+  /**
+   * One batch for a run group: one read of the log from the least advanced member, then one
+   * transaction that locks every member's checkpoint (in name order, so runners never deadlock),
+   * moves them all with one conditional update and applies each member the events past its own
+   * checkpoint. A member ahead of the others (rebuilt meanwhile, say) is left where it is.
+   * `applied` is -1 when another runner moved a member's checkpoint first: nothing was applied.
+   */
+  private async groupStep(members: Projector[], known?: Map<string, LogPosition>): Promise<{ applied: number; positions: Map<string, LogPosition> }> {
+    const from = known ?? (await this.readCheckpoints(members.map((p) => p.name)));
+    const least = members.map((p) => from.get(p.name)!).reduce((a, b) => (comparePositions(a, b) <= 0 ? a : b));
+    const types = [...new Set(members.flatMap((p) => p.eventTypes))];
+    const { events, horizon } = await this.store.readAll({ after: least, limit: this.batchSize, types });
+    const moving = members.filter((p) => comparePositions(horizon, from.get(p.name)!) > 0);
+    if (!moving.length) return { applied: 0, positions: from };
+    try {
+      await this.knex.transaction(async (trx) => {
+        // As in step: synchronous_commit off is safe (the events are durable; a lost batch is re-applied).
+        await trx.raw(
+          `select set_config('synchronous_commit', 'off', true), (select count(pg_advisory_xact_lock(7262613, hashtext(n))) from unnest(cast(? as text[])) as n)`,
+          [moving.map((p) => p.name).sort()],
+        );
+        const moves = moving.map((p) => {
+          const f = from.get(p.name)!;
+          return { name: p.name, fc: f.commit.toString(), fp: f.prepare.toString(), tc: horizon.commit.toString(), tp: horizon.prepare.toString(), v: p.version };
+        });
+        const res = await trx.raw(
+          `update projection_checkpoints c set commit_position = cast(m.tc as numeric), prepare_position = cast(m.tp as numeric), version = m.v, updated_at = now()
+           from jsonb_to_recordset(cast(? as jsonb)) as m(name text, fc text, fp text, tc text, tp text, v int)
+           where c.name = m.name and c.commit_position = cast(m.fc as numeric) and c.prepare_position = cast(m.fp as numeric)
+           returning c.name`,
+          [JSON.stringify(moves)],
+        );
+        const movedNames = new Set((res.rows as { name: string }[]).map((r) => r.name));
+        for (const p of moving) {
+          if (movedNames.has(p.name)) continue;
+          // The first batch ever has no checkpoint row to move; anything else missing is a lost race.
+          if (comparePositions(from.get(p.name)!, START) !== 0 || !(await this.advanceCheckpoint(trx, p.name, START, horizon, p.version))) throw new LostRace();
+        }
+        for (const p of moving) {
+          const mine = new Set(p.eventTypes);
+          const after = from.get(p.name)!;
+          const batch = events.filter((e) => mine.has(e.type) && comparePositions(e.position, after) > 0);
+          if (batch.length) await p.apply({ trx, table: (t) => t }, batch);
+        }
+      });
+    } catch (e) {
+      if (e instanceof LostRace) return { applied: -1, positions: from };
+      throw e;
+    }
+    const positions = new Map(from);
+    for (const p of moving) positions.set(p.name, horizon);
+    return { applied: events.length, positions };
+  }
+
   private note(name: string, pos: LogPosition): void {
     const prev = this.positions.get(name);
     if (!prev || comparePositions(pos, prev) > 0) {
@@ -217,44 +313,73 @@ export class ProjectionEngine {
   }
 
   /**
-   * Background catch-up subscriptions: one loop per projector, so a write waits only for the
-   * projectors that serve it, never behind a slow one (the search index, say). Woken by appends
-   * (local pokes and the store's notifications) and by a slow poll.
+   * Background catch-up subscriptions: one loop per projector (or run group), so a write waits only
+   * for the projectors that serve it, never behind a slow one (the search index, say). Woken by
+   * appends (local pokes and the store's notifications) and by a slow poll.
    */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    for (const p of this.projectors) this.wake.set(p.name, { pokes: 0, waker: null, quiet: false });
+    const runners = this.runners();
+    for (const members of runners) {
+      // The members of a group share one waker: a write waiting on any of them wakes their runner.
+      const w = { pokes: 0, waker: null, quiet: false };
+      for (const p of members) this.wake.set(p.name, w);
+    }
     this.unlisten = await this.store.onAppended(() => this.poke());
-    this.loops = this.projectors.map((p) => this.runLoop(p));
+    this.loops = runners.map((members) => this.runLoop(members));
   }
 
-  private async runLoop(p: Projector): Promise<void> {
+  /** One batch of a runner; true when it applied events (or lost a race) and should go on at once. */
+  private batchRunner(members: Projector[]): { run(): Promise<boolean>; forget(): void } {
+    if (members.length === 1) {
+      const p = members[0];
+      // The checkpoint this runner last committed; forgotten after a lost race or an error.
+      let known: LogPosition | undefined;
+      return {
+        run: async () => {
+          const r = await this.step(p, p.name, (t) => t, this.batchSize, undefined, known);
+          known = r.applied < 0 ? undefined : r.position;
+          this.note(p.name, r.position);
+          // Only applied events (or a lost race) call for another batch at once. A checkpoint that merely
+          // moved over other projectors' events does not: looping on it kept every projector spinning
+          // under a steady stream of writes.
+          return r.applied !== 0;
+        },
+        forget: () => (known = undefined),
+      };
+    }
+    let known: Map<string, LogPosition> | undefined;
+    return {
+      run: async () => {
+        const r = await this.groupStep(members, known);
+        known = r.applied < 0 ? undefined : r.positions;
+        for (const [name, pos] of r.positions) this.note(name, pos);
+        return r.applied !== 0;
+      },
+      forget: () => (known = undefined),
+    };
+  }
+
+  private async runLoop(members: Projector[]): Promise<void> {
     let idle = 0;
-    // The checkpoint this loop last committed; forgotten after a lost race or an error.
-    let known: LogPosition | undefined;
+    const batch = this.batchRunner(members);
+    const w = this.wake.get(members[0].name)!;
     while (this.running) {
       let busy = false;
       // A poke during the step must not be lost: compare the count before sleeping.
-      const w = this.wake.get(p.name)!;
       const pokesAtStart = w.pokes;
       try {
-        const r = await this.step(p, p.name, (t) => t, this.batchSize, undefined, known);
-        known = r.applied < 0 ? undefined : r.position;
-        this.note(p.name, r.position);
-        // Only applied events (or a lost race) call for another batch at once. A checkpoint that merely
-        // moved over other projectors' events does not: looping on it kept every projector spinning
-        // under a steady stream of writes.
-        busy = r.applied !== 0;
+        busy = await batch.run();
       } catch (e) {
-        known = undefined;
-        this.log.error({ err: e, projection: p.name }, 'projection batch failed; retrying');
+        batch.forget();
+        this.log.error({ err: e, projection: members.map((p) => p.name).join(', ') }, 'projection batch failed; retrying');
         await new Promise((r) => setTimeout(r, 500));
       }
       // Counts fruitless looks since the last progress or poke, to back off while a horizon stays held.
       idle = busy || w.pokes !== pokesAtStart ? 0 : idle + 1;
       if (busy || !this.running) continue;
-      if (this.waiters.get(p.name)?.size) {
+      if (members.some((p) => this.waiters.get(p.name)?.size)) {
         // A write that waits here is not below the snapshot horizon yet (an older transaction is still
         // committing): look again within milliseconds instead of sleeping until the next poke.
         if (w.pokes === pokesAtStart) await this.sleep(w, WAITED_RETRY_MS[Math.min(idle, WAITED_RETRY_MS.length) - 1]);

@@ -1,15 +1,17 @@
 import type { Knex } from 'knex';
 import { MANAGED_FILING_EVENT_TYPES } from '../../commands/managed-filings/managed-filing';
 import type { RecordedEvent } from '../../src/domain/events';
-import type { ProjectionContext, Projector, TableNamer } from '../projector';
-import { MANAGED_FILING_HISTORY_PROJECTION } from './names';
+import type { GroupedProjector } from '../engine';
+import type { ProjectionContext, TableNamer } from '../projector';
+import { MANAGED_FILING_HISTORY_PROJECTION, WORKING_FILINGS_RUN_GROUP } from './names';
 
 /**
  * Every event of every managed filing stream, as GET /managed-filings/{id}/events shows it: queries
  * never read the event store, so the auditor's history is a read model like any other.
  */
-export class ManagedFilingHistoryProjector implements Projector {
+export class ManagedFilingHistoryProjector implements GroupedProjector {
   readonly name = MANAGED_FILING_HISTORY_PROJECTION;
+  readonly runGroup = WORKING_FILINGS_RUN_GROUP;
   readonly version = 1;
   readonly tables = ['managed_filing_events'];
   readonly eventTypes = MANAGED_FILING_EVENT_TYPES;

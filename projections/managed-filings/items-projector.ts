@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import type { ItemChanges, ManagedFilingEvent } from '../../commands/managed-filings/managed-filing';
 import type { RecordedEvent } from '../../src/domain/events';
-import type { ProjectionContext, Projector, TableNamer } from '../projector';
-import { MANAGED_FILING_ITEMS_PROJECTION } from './names';
+import type { GroupedProjector } from '../engine';
+import type { ProjectionContext, TableNamer } from '../projector';
+import { MANAGED_FILING_ITEMS_PROJECTION, WORKING_FILINGS_RUN_GROUP } from './names';
 
 function itemColumns(c: ItemChanges): Record<string, unknown> {
   const row: Record<string, unknown> = {};
@@ -16,8 +17,9 @@ function itemColumns(c: ItemChanges): Record<string, unknown> {
 }
 
 /** Items of managed filings, as the items list shows them. */
-export class ManagedFilingItemsProjector implements Projector {
+export class ManagedFilingItemsProjector implements GroupedProjector {
   readonly name = MANAGED_FILING_ITEMS_PROJECTION;
+  readonly runGroup = WORKING_FILINGS_RUN_GROUP;
   readonly version = 1;
   readonly tables = ['managed_filing_items'];
   readonly eventTypes = ['ManagedFilingItemAdded', 'ManagedFilingItemChanged'];

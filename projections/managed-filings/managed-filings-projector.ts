@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 import type { ManagedFilingEvent } from '../../commands/managed-filings/managed-filing';
 import type { FilingFields } from '../../commands/managed-filings/filing-fields';
 import type { RecordedEvent } from '../../src/domain/events';
-import type { ProjectionContext, Projector, TableNamer } from '../projector';
-import { MANAGED_FILINGS_PROJECTION } from './names';
+import type { GroupedProjector } from '../engine';
+import type { ProjectionContext, TableNamer } from '../projector';
+import { MANAGED_FILINGS_PROJECTION, WORKING_FILINGS_RUN_GROUP } from './names';
 
 const COLUMNS: Record<keyof FilingFields, string> = {
   companyId: 'company_id',
@@ -33,8 +34,9 @@ export function fieldsToColumns(f: Partial<FilingFields>): Record<string, unknow
 }
 
 /** Filing records (base and full fields) and the scopes of other tenants they are shared into. */
-export class ManagedFilingsProjector implements Projector {
+export class ManagedFilingsProjector implements GroupedProjector {
   readonly name = MANAGED_FILINGS_PROJECTION;
+  readonly runGroup = WORKING_FILINGS_RUN_GROUP;
   readonly version = 1;
   readonly tables = ['managed_filings', 'managed_filing_shares'];
   readonly eventTypes = ['ManagedFilingCreated', 'ManagedFilingUpdated', 'ManagedFilingShared'];
