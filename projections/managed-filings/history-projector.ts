@@ -3,6 +3,7 @@ import { MANAGED_FILING_EVENT_TYPES } from '../../commands/managed-filings/manag
 import type { RecordedEvent } from '../../src/domain/events';
 import type { GroupedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';
+import { upsertRows } from '../batch-sql';
 import { MANAGED_FILING_HISTORY_PROJECTION, WORKING_FILINGS_RUN_GROUP } from './names';
 
 /**
@@ -32,10 +33,10 @@ export class ManagedFilingHistoryProjector implements GroupedProjector {
         version: e.version,
         type: e.type,
         position: e.position.prepare.toString(),
-        data: JSON.stringify(e.data),
-        metadata: JSON.stringify(e.metadata ?? {}),
+        data: e.data ?? {},
+        metadata: e.metadata ?? {},
         recorded_at: e.recordedAt,
       }));
-    for (let i = 0; i < rows.length; i += 500) await trx(t('managed_filing_events')).insert(rows.slice(i, i + 500)).onConflict(['filing_id', 'version']).ignore();
+    await upsertRows(trx, t('managed_filing_events'), rows, { conflict: ['filing_id', 'version'], update: 'ignore' });
   }
 }

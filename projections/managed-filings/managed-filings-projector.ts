@@ -4,6 +4,7 @@ import type { FilingFields } from '../../commands/managed-filings/filing-fields'
 import type { RecordedEvent } from '../../src/domain/events';
 import type { GroupedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';
+import { upsertRows } from '../batch-sql';
 import { MANAGED_FILINGS_PROJECTION, WORKING_FILINGS_RUN_GROUP } from './names';
 
 const COLUMNS: Record<keyof FilingFields, string> = {
@@ -69,20 +70,13 @@ export class ManagedFilingsProjector implements GroupedProjector {
       const e = raw as unknown as ManagedFilingEvent;
       if (e.type === 'ManagedFilingCreated') {
         const d = e.data;
-        created.push({
-          id: d.filingId,
-          scope: d.scope,
-          scope_id: d.scopeId,
-          tenant_id: d.tenantId,
-          filing_mode: d.filingMode,
-          ...fieldsToColumns(d.fields),
-          created_at: d.createdAt,
-          updated_at: d.createdAt,
-          version: raw.version,
-        });
+        // Every column, raw values (jsonb from the JSON itself): the rows travel as one JSON parameter.
+        const row: Record<string, unknown> = { id: d.filingId, scope: d.scope, scope_id: d.scopeId, tenant_id: d.tenantId, filing_mode: d.filingMode };
+        for (const [field, column] of Object.entries(COLUMNS)) row[column] = d.fields[field as keyof FilingFields] ?? null;
+        created.push({ ...row, created_at: d.createdAt, updated_at: d.createdAt, version: raw.version });
       } else later.push({ raw, e });
     }
-    for (let i = 0; i < created.length; i += 500) await trx(t('managed_filings')).insert(created.slice(i, i + 500)).onConflict('id').ignore();
+    await upsertRows(trx, t('managed_filings'), created, { conflict: ['id'], update: 'ignore' });
     for (const { raw, e } of later) {
       switch (e.type) {
         case 'ManagedFilingUpdated': {
