@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { EventStore } from '../infra/eventstore/event-store';
 import { withAdvisoryLock } from '../infra/postgres/database';
+import { runStatement } from '../infra/postgres/prepared';
 import type { LogPosition } from '../src/domain/events';
 import { START, comparePositions } from '../src/domain/events';
 import type { Logger } from '../src/logger';
@@ -39,6 +40,24 @@ const QUIET_MS = 200;
 export interface GroupedProjector extends Projector {
   readonly runGroup?: string;
 }
+
+/**
+ * A group batch's first statement: synchronous_commit off (safe as in step: the events are durable
+ * and a lost batch is re-applied), every member's checkpoint lock in name order (so runners never
+ * deadlock), then every member's checkpoint moved if nobody moved it meanwhile. One statement: the
+ * locks are a one-time filter evaluated before the scan, and a checkpoint row that another runner
+ * changed after this statement's snapshot is re-checked against its newest version by Postgres
+ * (as for any concurrent UPDATE under read committed), so a lost race still matches no row.
+ * `$1` the member names sorted, `$2` the moves as JSON.
+ */
+const MOVE_GROUP_CHECKPOINTS = {
+  name: 'projection_group_move',
+  text: `update projection_checkpoints c set commit_position = cast(m.tc as numeric), prepare_position = cast(m.tp as numeric), version = m.v, updated_at = now()
+    from jsonb_to_recordset($2::jsonb) as m(name text, fc text, fp text, tc text, tp text, v int)
+    where (select count(pg_advisory_xact_lock(7262613, hashtext(n))) + length(set_config('synchronous_commit', 'off', true)) from unnest($1::text[]) as n) > 0
+      and c.name = m.name and c.commit_position = cast(m.fc as numeric) and c.prepare_position = cast(m.fp as numeric)
+    returning c.name`,
+};
 
 /** Thrown inside a group batch's transaction to roll it back when another runner moved a checkpoint first. */
 class LostRace extends Error {}
@@ -242,23 +261,12 @@ export class ProjectionEngine {
     if (!moving.length) return { applied: 0, positions: from };
     try {
       await this.knex.transaction(async (trx) => {
-        // As in step: synchronous_commit off is safe (the events are durable; a lost batch is re-applied).
-        await trx.raw(
-          `select set_config('synchronous_commit', 'off', true), (select count(pg_advisory_xact_lock(7262613, hashtext(n))) from unnest(cast(? as text[])) as n)`,
-          [moving.map((p) => p.name).sort()],
-        );
         const moves = moving.map((p) => {
           const f = from.get(p.name)!;
           return { name: p.name, fc: f.commit.toString(), fp: f.prepare.toString(), tc: horizon.commit.toString(), tp: horizon.prepare.toString(), v: p.version };
         });
-        const res = await trx.raw(
-          `update projection_checkpoints c set commit_position = cast(m.tc as numeric), prepare_position = cast(m.tp as numeric), version = m.v, updated_at = now()
-           from jsonb_to_recordset(cast(? as jsonb)) as m(name text, fc text, fp text, tc text, tp text, v int)
-           where c.name = m.name and c.commit_position = cast(m.fc as numeric) and c.prepare_position = cast(m.fp as numeric)
-           returning c.name`,
-          [JSON.stringify(moves)],
-        );
-        const movedNames = new Set((res.rows as { name: string }[]).map((r) => r.name));
+        const moved = await runStatement<{ name: string }>(trx, { ...MOVE_GROUP_CHECKPOINTS, values: [moving.map((p) => p.name).sort(), JSON.stringify(moves)] });
+        const movedNames = new Set(moved.map((r) => r.name));
         for (const p of moving) {
           if (movedNames.has(p.name)) continue;
           // The first batch ever has no checkpoint row to move; anything else missing is a lost race.
