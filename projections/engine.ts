@@ -59,6 +59,22 @@ const MOVE_GROUP_CHECKPOINTS = {
     returning c.name`,
 };
 
+/**
+ * A checkpoint moved over a range holding none of its projector's events, in one autocommitted
+ * statement. Every projector does this under a steady stream of others' writes, so it was a large
+ * share of all statements as a full batch (begin, lock, move, commit). The lock only keeps two
+ * runners from applying the same events; with nothing to apply, the conditional update is enough: a
+ * runner that moved the row first (even after this statement's snapshot) makes it match nothing.
+ * synchronous_commit off as in step. `$1` name, `$2`/`$3` from, `$4`/`$5` to, `$6` version.
+ */
+const MOVE_CHECKPOINT_ALONE = {
+  name: 'projection_move_alone',
+  text: `update projection_checkpoints set commit_position = $4::numeric, prepare_position = $5::numeric, version = $6::int, updated_at = now()
+    where name = $1 and commit_position = $2::numeric and prepare_position = $3::numeric
+      and length(set_config('synchronous_commit', 'off', true)) > 0
+    returning name`,
+};
+
 /** Thrown inside a group batch's transaction to roll it back when another runner moved a checkpoint first. */
 class LostRace extends Error {}
 
@@ -218,6 +234,11 @@ export class ProjectionEngine {
     const from = known ?? ((await this.readCheckpoint(trxIn ?? this.knex, checkpointName))?.position ?? START);
     const { events, horizon } = await this.store.readAll({ after: from, limit, types: [...p.eventTypes] });
     if (comparePositions(horizon, from) <= 0) return { applied: 0, position: from, moved: false };
+    if (!events.length && !trxIn && comparePositions(from, START) !== 0) {
+      // Only other projectors' events: nothing to apply, so no transaction and no lock, just the move.
+      const moved = await runStatement(this.knex, { ...MOVE_CHECKPOINT_ALONE, values: [checkpointName, from.commit.toString(), from.prepare.toString(), horizon.commit.toString(), horizon.prepare.toString(), p.version] });
+      return moved.length ? { applied: 0, position: horizon, moved: true } : { applied: -1, position: from, moved: false };
+    }
     const run = async (trx: Knex.Transaction) => {
       // synchronous_commit off is safe here: the read-model change and its checkpoint commit together
       // and the events are already durable, so a crash can only lose whole batches, which are re-applied
