@@ -116,4 +116,22 @@ describe('projection engine: run groups', () => {
     assert.deepEqual(await counts(filings), expected);
     assert.deepEqual(await counts(history), expected);
   });
+
+  it('rule: checkpoints move over ranges that hold none of their events (lag 0), applying nothing', async () => {
+    const before = await rt.store.append('foreign', [{ type: 'SomethingElse', data: {} }], 0, {});
+    await rt.engine.start();
+    await rt.engine.waitFor([filings.name, history.name], before.position, 10_000);
+    for (let i = 1; i <= 5; i++) await rt.store.append('foreign', [{ type: 'SomethingElse', data: {} }], i, {});
+    const deadline = Date.now() + 10_000;
+    const lagOf = async () => (await rt.engine.status()).projections.filter((p) => p.name.startsWith('test-group') || p.name === 'identity').map((p) => p.lag);
+    let lags = await lagOf();
+    while (lags.some((l) => l > 0) && Date.now() < deadline) {
+      rt.engine.poke();
+      await new Promise((r) => setTimeout(r, 100));
+      lags = await lagOf();
+    }
+    assert.deepEqual(lags, [0, 0, 0]);
+    assert.deepEqual(await counts(filings), {});
+    assert.deepEqual(await counts(history), {});
+  });
 });
