@@ -45,9 +45,9 @@ export interface GroupedProjector extends Projector {
  * A group batch's first statement: synchronous_commit off (safe as in step: the events are durable
  * and a lost batch is re-applied), every member's checkpoint lock in name order (so runners never
  * deadlock), then every member's checkpoint moved if nobody moved it meanwhile. One statement: the
- * locks are a one-time filter evaluated before the scan, and a checkpoint row that another runner
- * changed after this statement's snapshot is re-checked against its newest version by Postgres
- * (as for any concurrent UPDATE under read committed), so a lost race still matches no row.
+ * uncorrelated sub-select takes the locks once, before any checkpoint row is updated, and a row that
+ * another runner changed after this statement's snapshot is re-checked against its newest version
+ * by Postgres (as for any concurrent UPDATE under read committed), so a lost race matches no row.
  * `$1` the member names sorted, `$2` the moves as JSON.
  */
 const MOVE_GROUP_CHECKPOINTS = {
