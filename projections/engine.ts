@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { EventStore } from '../infra/eventstore/event-store';
 import { withAdvisoryLock } from '../infra/postgres/database';
+import { runStatement } from '../infra/postgres/prepared';
 import type { LogPosition } from '../src/domain/events';
 import { START, comparePositions } from '../src/domain/events';
 import type { Logger } from '../src/logger';
@@ -27,6 +28,55 @@ const WAITED_RETRY_MS = [0, 1, 2, 4, 8];
  * just to move its checkpoint on every watcher tick (11 projectors, 20 ticks/s under steady writes).
  */
 const QUIET_MS = 200;
+
+/**
+ * A projector may name a run group: the projectors of one group share one runner, which reads the
+ * log once for all of them and applies a batch to all of them in one transaction, moving all their
+ * checkpoints in one statement. For read models that one write waits for together (a working filing
+ * and its event history): the write then waits for one batch commit instead of one per projector, and
+ * the database runs one transaction where it ran several. Each member keeps its own checkpoint and
+ * version, so rebuilds, status and catch-up stay per projector.
+ */
+export interface GroupedProjector extends Projector {
+  readonly runGroup?: string;
+}
+
+/**
+ * A group batch's first statement: synchronous_commit off (safe as in step: the events are durable
+ * and a lost batch is re-applied), every member's checkpoint lock in name order (so runners never
+ * deadlock), then every member's checkpoint moved if nobody moved it meanwhile. One statement: the
+ * uncorrelated sub-select takes the locks once, before any checkpoint row is updated, and a row that
+ * another runner changed after this statement's snapshot is re-checked against its newest version
+ * by Postgres (as for any concurrent UPDATE under read committed), so a lost race matches no row.
+ * `$1` the member names sorted, `$2` the moves as JSON.
+ */
+const MOVE_GROUP_CHECKPOINTS = {
+  name: 'projection_group_move',
+  text: `update projection_checkpoints c set commit_position = cast(m.tc as numeric), prepare_position = cast(m.tp as numeric), version = m.v, updated_at = now()
+    from jsonb_to_recordset($2::jsonb) as m(name text, fc text, fp text, tc text, tp text, v int)
+    where (select count(pg_advisory_xact_lock(7262613, hashtext(n))) + length(set_config('synchronous_commit', 'off', true)) from unnest($1::text[]) as n) > 0
+      and c.name = m.name and c.commit_position = cast(m.fc as numeric) and c.prepare_position = cast(m.fp as numeric)
+    returning c.name`,
+};
+
+/**
+ * A checkpoint moved over a range holding none of its projector's events, in one autocommitted
+ * statement. Every projector does this under a steady stream of others' writes, so it was a large
+ * share of all statements as a full batch (begin, lock, move, commit). The lock only keeps two
+ * runners from applying the same events; with nothing to apply, the conditional update is enough: a
+ * runner that moved the row first (even after this statement's snapshot) makes it match nothing.
+ * synchronous_commit off as in step. `$1` name, `$2`/`$3` from, `$4`/`$5` to, `$6` version.
+ */
+const MOVE_CHECKPOINT_ALONE = {
+  name: 'projection_move_alone',
+  text: `update projection_checkpoints set commit_position = $4::numeric, prepare_position = $5::numeric, version = $6::int, updated_at = now()
+    where name = $1 and commit_position = $2::numeric and prepare_position = $3::numeric
+      and length(set_config('synchronous_commit', 'off', true)) > 0
+    returning name`,
+};
+
+/** Thrown inside a group batch's transaction to roll it back when another runner moved a checkpoint first. */
+class LostRace extends Error {}
 
 interface Checkpoint {
   position: LogPosition;
@@ -76,6 +126,23 @@ export class ProjectionEngine {
     private readonly batchSize = 1000,
   ) {
     for (const p of projectors) this.byName.set(p.name, p);
+  }
+
+  /** The projectors each background runner serves: a run group's members together, every other one alone. */
+  private runners(): Projector[][] {
+    const groups = new Map<string, Projector[]>();
+    const out: Projector[][] = [];
+    for (const p of this.byName.values()) {
+      const g = (p as GroupedProjector).runGroup;
+      if (!g) out.push([p]);
+      else if (groups.has(g)) groups.get(g)!.push(p);
+      else {
+        const members = [p];
+        groups.set(g, members);
+        out.push(members);
+      }
+    }
+    return out;
   }
 
   get projectors(): Projector[] {
@@ -167,6 +234,11 @@ export class ProjectionEngine {
     const from = known ?? ((await this.readCheckpoint(trxIn ?? this.knex, checkpointName))?.position ?? START);
     const { events, horizon } = await this.store.readAll({ after: from, limit, types: [...p.eventTypes] });
     if (comparePositions(horizon, from) <= 0) return { applied: 0, position: from, moved: false };
+    if (!events.length && !trxIn && comparePositions(from, START) !== 0) {
+      // Only other projectors' events: nothing to apply, so no transaction and no lock, just the move.
+      const moved = await runStatement(this.knex, { ...MOVE_CHECKPOINT_ALONE, values: [checkpointName, from.commit.toString(), from.prepare.toString(), horizon.commit.toString(), horizon.prepare.toString(), p.version] });
+      return moved.length ? { applied: 0, position: horizon, moved: true } : { applied: -1, position: from, moved: false };
+    }
     const run = async (trx: Knex.Transaction) => {
       // synchronous_commit off is safe here: the read-model change and its checkpoint commit together
       // and the events are already durable, so a crash can only lose whole batches, which are re-applied
@@ -182,6 +254,59 @@ export class ProjectionEngine {
     const ok = trxIn ? await run(trxIn) : await this.knex.transaction(run);
     if (!ok) return { applied: -1, position: from, moved: false };
     return { applied: events.length, position: horizon, moved: true };
+  }
+
+  private async readCheckpoints(names: string[]): Promise<Map<string, LogPosition>> {
+    const res = await this.knex.raw(
+      `select name, commit_position::text as c, prepare_position::text as p from projection_checkpoints where name = any(?)`,
+      [names],
+    );
+    const out = new Map<string, LogPosition>(names.map((n) => [n, START]));
+    for (const r of res.rows as { name: string; c: string; p: string }[]) out.set(r.name, { commit: BigInt(r.c), prepare: BigInt(r.p) });
+    return out;
+  }
+
+  /**
+   * One batch for a run group: one read of the log from the least advanced member, then one
+   * transaction that locks every member's checkpoint (in name order, so runners never deadlock),
+   * moves them all with one conditional update and applies each member the events past its own
+   * checkpoint. A member ahead of the others (rebuilt meanwhile, say) is left where it is.
+   * `applied` is -1 when another runner moved a member's checkpoint first: nothing was applied.
+   */
+  private async groupStep(members: Projector[], known?: Map<string, LogPosition>): Promise<{ applied: number; positions: Map<string, LogPosition> }> {
+    const from = known ?? (await this.readCheckpoints(members.map((p) => p.name)));
+    const least = members.map((p) => from.get(p.name)!).reduce((a, b) => (comparePositions(a, b) <= 0 ? a : b));
+    const types = [...new Set(members.flatMap((p) => p.eventTypes))];
+    const { events, horizon } = await this.store.readAll({ after: least, limit: this.batchSize, types });
+    const moving = members.filter((p) => comparePositions(horizon, from.get(p.name)!) > 0);
+    if (!moving.length) return { applied: 0, positions: from };
+    try {
+      await this.knex.transaction(async (trx) => {
+        const moves = moving.map((p) => {
+          const f = from.get(p.name)!;
+          return { name: p.name, fc: f.commit.toString(), fp: f.prepare.toString(), tc: horizon.commit.toString(), tp: horizon.prepare.toString(), v: p.version };
+        });
+        const moved = await runStatement<{ name: string }>(trx, { ...MOVE_GROUP_CHECKPOINTS, values: [moving.map((p) => p.name).sort(), JSON.stringify(moves)] });
+        const movedNames = new Set(moved.map((r) => r.name));
+        for (const p of moving) {
+          if (movedNames.has(p.name)) continue;
+          // The first batch ever has no checkpoint row to move; anything else missing is a lost race.
+          if (comparePositions(from.get(p.name)!, START) !== 0 || !(await this.advanceCheckpoint(trx, p.name, START, horizon, p.version))) throw new LostRace();
+        }
+        for (const p of moving) {
+          const mine = new Set(p.eventTypes);
+          const after = from.get(p.name)!;
+          const batch = events.filter((e) => mine.has(e.type) && comparePositions(e.position, after) > 0);
+          if (batch.length) await p.apply({ trx, table: (t) => t }, batch);
+        }
+      });
+    } catch (e) {
+      if (e instanceof LostRace) return { applied: -1, positions: from };
+      throw e;
+    }
+    const positions = new Map(from);
+    for (const p of moving) positions.set(p.name, horizon);
+    return { applied: events.length, positions };
   }
 
   private note(name: string, pos: LogPosition): void {
@@ -217,44 +342,73 @@ export class ProjectionEngine {
   }
 
   /**
-   * Background catch-up subscriptions: one loop per projector, so a write waits only for the
-   * projectors that serve it, never behind a slow one (the search index, say). Woken by appends
-   * (local pokes and the store's notifications) and by a slow poll.
+   * Background catch-up subscriptions: one loop per projector (or run group), so a write waits only
+   * for the projectors that serve it, never behind a slow one (the search index, say). Woken by
+   * appends (local pokes and the store's notifications) and by a slow poll.
    */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    for (const p of this.projectors) this.wake.set(p.name, { pokes: 0, waker: null, quiet: false });
+    const runners = this.runners();
+    for (const members of runners) {
+      // The members of a group share one waker: a write waiting on any of them wakes their runner.
+      const w = { pokes: 0, waker: null, quiet: false };
+      for (const p of members) this.wake.set(p.name, w);
+    }
     this.unlisten = await this.store.onAppended(() => this.poke());
-    this.loops = this.projectors.map((p) => this.runLoop(p));
+    this.loops = runners.map((members) => this.runLoop(members));
   }
 
-  private async runLoop(p: Projector): Promise<void> {
+  /** One batch of a runner; true when it applied events (or lost a race) and should go on at once. */
+  private batchRunner(members: Projector[]): { run(): Promise<boolean>; forget(): void } {
+    if (members.length === 1) {
+      const p = members[0];
+      // The checkpoint this runner last committed; forgotten after a lost race or an error.
+      let known: LogPosition | undefined;
+      return {
+        run: async () => {
+          const r = await this.step(p, p.name, (t) => t, this.batchSize, undefined, known);
+          known = r.applied < 0 ? undefined : r.position;
+          this.note(p.name, r.position);
+          // Only applied events (or a lost race) call for another batch at once. A checkpoint that merely
+          // moved over other projectors' events does not: looping on it kept every projector spinning
+          // under a steady stream of writes.
+          return r.applied !== 0;
+        },
+        forget: () => (known = undefined),
+      };
+    }
+    let known: Map<string, LogPosition> | undefined;
+    return {
+      run: async () => {
+        const r = await this.groupStep(members, known);
+        known = r.applied < 0 ? undefined : r.positions;
+        for (const [name, pos] of r.positions) this.note(name, pos);
+        return r.applied !== 0;
+      },
+      forget: () => (known = undefined),
+    };
+  }
+
+  private async runLoop(members: Projector[]): Promise<void> {
     let idle = 0;
-    // The checkpoint this loop last committed; forgotten after a lost race or an error.
-    let known: LogPosition | undefined;
+    const batch = this.batchRunner(members);
+    const w = this.wake.get(members[0].name)!;
     while (this.running) {
       let busy = false;
       // A poke during the step must not be lost: compare the count before sleeping.
-      const w = this.wake.get(p.name)!;
       const pokesAtStart = w.pokes;
       try {
-        const r = await this.step(p, p.name, (t) => t, this.batchSize, undefined, known);
-        known = r.applied < 0 ? undefined : r.position;
-        this.note(p.name, r.position);
-        // Only applied events (or a lost race) call for another batch at once. A checkpoint that merely
-        // moved over other projectors' events does not: looping on it kept every projector spinning
-        // under a steady stream of writes.
-        busy = r.applied !== 0;
+        busy = await batch.run();
       } catch (e) {
-        known = undefined;
-        this.log.error({ err: e, projection: p.name }, 'projection batch failed; retrying');
+        batch.forget();
+        this.log.error({ err: e, projection: members.map((p) => p.name).join(', ') }, 'projection batch failed; retrying');
         await new Promise((r) => setTimeout(r, 500));
       }
       // Counts fruitless looks since the last progress or poke, to back off while a horizon stays held.
       idle = busy || w.pokes !== pokesAtStart ? 0 : idle + 1;
       if (busy || !this.running) continue;
-      if (this.waiters.get(p.name)?.size) {
+      if (members.some((p) => this.waiters.get(p.name)?.size)) {
         // A write that waits here is not below the snapshot horizon yet (an older transaction is still
         // committing): look again within milliseconds instead of sleeping until the next poke.
         if (w.pokes === pokesAtStart) await this.sleep(w, WAITED_RETRY_MS[Math.min(idle, WAITED_RETRY_MS.length) - 1]);

@@ -65,10 +65,9 @@ export class ManagedFilingCommands {
   }
 
   async create(p: Principal, input: CreateFilingInput, requestId: string | null) {
-    const grant = await this.access.editableScope(p, input.scope);
     const { scope: _scope, ...rest } = input;
     const fields = completeFields(rest);
-    await this.lookups.checkListings(grant.scopeId, fields);
+    const grant = await this.lookups.editableScopeListing(p, input.scope, fields);
     const filingId = crypto.randomUUID();
     const r = await this.run(
       filingId,

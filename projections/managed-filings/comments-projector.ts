@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
 import type { CommentState, ManagedFilingEvent } from '../../commands/managed-filings/managed-filing';
 import type { RecordedEvent } from '../../src/domain/events';
-import type { ProjectionContext, Projector, TableNamer } from '../projector';
-import { MANAGED_FILING_COMMENTS_PROJECTION } from './names';
+import type { GroupedProjector } from '../engine';
+import type { ProjectionContext, TableNamer } from '../projector';
+import { MANAGED_FILING_COMMENTS_PROJECTION, WORKING_FILINGS_RUN_GROUP } from './names';
 
 /** The comment timeline of each filing (messages, status events, tombstones) and each thread's current status. */
-export class ManagedFilingCommentsProjector implements Projector {
+export class ManagedFilingCommentsProjector implements GroupedProjector {
   readonly name = MANAGED_FILING_COMMENTS_PROJECTION;
+  readonly runGroup = WORKING_FILINGS_RUN_GROUP;
   readonly version = 1;
   readonly tables = ['managed_filing_comments', 'managed_filing_threads'];
   readonly eventTypes = ['FilingCommentPosted', 'FilingCommentEdited', 'FilingCommentDeleted', 'FilingThreadResolved', 'FilingThreadReopened'];

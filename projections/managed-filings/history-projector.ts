@@ -1,15 +1,18 @@
 import type { Knex } from 'knex';
 import { MANAGED_FILING_EVENT_TYPES } from '../../commands/managed-filings/managed-filing';
 import type { RecordedEvent } from '../../src/domain/events';
-import type { ProjectionContext, Projector, TableNamer } from '../projector';
-import { MANAGED_FILING_HISTORY_PROJECTION } from './names';
+import type { GroupedProjector } from '../engine';
+import type { ProjectionContext, TableNamer } from '../projector';
+import { upsertRows } from '../batch-sql';
+import { MANAGED_FILING_HISTORY_PROJECTION, WORKING_FILINGS_RUN_GROUP } from './names';
 
 /**
  * Every event of every managed filing stream, as GET /managed-filings/{id}/events shows it: queries
  * never read the event store, so the auditor's history is a read model like any other.
  */
-export class ManagedFilingHistoryProjector implements Projector {
+export class ManagedFilingHistoryProjector implements GroupedProjector {
   readonly name = MANAGED_FILING_HISTORY_PROJECTION;
+  readonly runGroup = WORKING_FILINGS_RUN_GROUP;
   readonly version = 1;
   readonly tables = ['managed_filing_events'];
   readonly eventTypes = MANAGED_FILING_EVENT_TYPES;
@@ -30,10 +33,10 @@ export class ManagedFilingHistoryProjector implements Projector {
         version: e.version,
         type: e.type,
         position: e.position.prepare.toString(),
-        data: JSON.stringify(e.data),
-        metadata: JSON.stringify(e.metadata ?? {}),
+        data: e.data ?? {},
+        metadata: e.metadata ?? {},
         recorded_at: e.recordedAt,
       }));
-    for (let i = 0; i < rows.length; i += 500) await trx(t('managed_filing_events')).insert(rows.slice(i, i + 500)).onConflict(['filing_id', 'version']).ignore();
+    await upsertRows(trx, t('managed_filing_events'), rows, { conflict: ['filing_id', 'version'], update: 'ignore' });
   }
 }

@@ -1,23 +1,15 @@
 import type { Knex } from 'knex';
 import type { ItemChanges, ManagedFilingEvent } from '../../commands/managed-filings/managed-filing';
 import type { RecordedEvent } from '../../src/domain/events';
-import type { ProjectionContext, Projector, TableNamer } from '../projector';
-import { MANAGED_FILING_ITEMS_PROJECTION } from './names';
-
-function itemColumns(c: ItemChanges): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
-  if (c.artifactId !== undefined) row.artifact_id = c.artifactId;
-  if (c.artifactVersionId !== undefined) row.artifact_version_id = c.artifactVersionId;
-  if (c.scheduleType !== undefined) row.schedule_type = c.scheduleType;
-  if (c.scheduleSeqNo !== undefined) row.schedule_seq_no = c.scheduleSeqNo;
-  if (c.context !== undefined) row.context = c.context;
-  if (c.attachments !== undefined) row.attachments = JSON.stringify(c.attachments);
-  return row;
-}
+import type { GroupedProjector } from '../engine';
+import type { ProjectionContext, TableNamer } from '../projector';
+import { upsertRows } from '../batch-sql';
+import { MANAGED_FILING_ITEMS_PROJECTION, WORKING_FILINGS_RUN_GROUP } from './names';
 
 /** Items of managed filings, as the items list shows them. */
-export class ManagedFilingItemsProjector implements Projector {
+export class ManagedFilingItemsProjector implements GroupedProjector {
   readonly name = MANAGED_FILING_ITEMS_PROJECTION;
+  readonly runGroup = WORKING_FILINGS_RUN_GROUP;
   readonly version = 1;
   readonly tables = ['managed_filing_items'];
   readonly eventTypes = ['ManagedFilingItemAdded', 'ManagedFilingItemChanged'];
@@ -44,13 +36,25 @@ export class ManagedFilingItemsProjector implements Projector {
       const e = raw as unknown as ManagedFilingEvent;
       if (e.type === 'ManagedFilingItemAdded') {
         const i = e.data.item;
-        added.push({ id: i.id, filing_id: i.filingId, ...itemColumns(i), created_at: i.createdAt, updated_at: i.updatedAt, version: raw.version });
+        added.push({
+          id: i.id,
+          filing_id: i.filingId,
+          artifact_id: i.artifactId,
+          artifact_version_id: i.artifactVersionId,
+          schedule_type: i.scheduleType ?? null,
+          schedule_seq_no: i.scheduleSeqNo ?? null,
+          context: i.context ?? null,
+          attachments: i.attachments ?? [],
+          created_at: i.createdAt,
+          updated_at: i.updatedAt,
+          version: raw.version,
+        });
       } else if (e.type === 'ManagedFilingItemChanged') {
         const prev = changed.get(e.data.itemId);
         changed.set(e.data.itemId, { id: e.data.itemId, version: raw.version, updated_at: e.data.updatedAt, c: { ...prev?.c, ...e.data.changes } });
       }
     }
-    for (let i = 0; i < added.length; i += 500) await trx(t('managed_filing_items')).insert(added.slice(i, i + 500)).onConflict('id').ignore();
+    await upsertRows(trx, t('managed_filing_items'), added, { conflict: ['id'], update: 'ignore' });
     if (!changed.size) return;
     // A key present in the folded changes sets the column (to null, too: unassigning a schedule); an
     // absent key keeps it. The stream version orders the changes: a replayed older change never wins.

@@ -2,8 +2,10 @@ import type { Knex } from 'knex';
 import type { ManagedFilingEvent } from '../../commands/managed-filings/managed-filing';
 import type { FilingFields } from '../../commands/managed-filings/filing-fields';
 import type { RecordedEvent } from '../../src/domain/events';
-import type { ProjectionContext, Projector, TableNamer } from '../projector';
-import { MANAGED_FILINGS_PROJECTION } from './names';
+import type { GroupedProjector } from '../engine';
+import type { ProjectionContext, TableNamer } from '../projector';
+import { upsertRows } from '../batch-sql';
+import { MANAGED_FILINGS_PROJECTION, WORKING_FILINGS_RUN_GROUP } from './names';
 
 const COLUMNS: Record<keyof FilingFields, string> = {
   companyId: 'company_id',
@@ -33,8 +35,9 @@ export function fieldsToColumns(f: Partial<FilingFields>): Record<string, unknow
 }
 
 /** Filing records (base and full fields) and the scopes of other tenants they are shared into. */
-export class ManagedFilingsProjector implements Projector {
+export class ManagedFilingsProjector implements GroupedProjector {
   readonly name = MANAGED_FILINGS_PROJECTION;
+  readonly runGroup = WORKING_FILINGS_RUN_GROUP;
   readonly version = 1;
   readonly tables = ['managed_filings', 'managed_filing_shares'];
   readonly eventTypes = ['ManagedFilingCreated', 'ManagedFilingUpdated', 'ManagedFilingShared'];
@@ -67,20 +70,13 @@ export class ManagedFilingsProjector implements Projector {
       const e = raw as unknown as ManagedFilingEvent;
       if (e.type === 'ManagedFilingCreated') {
         const d = e.data;
-        created.push({
-          id: d.filingId,
-          scope: d.scope,
-          scope_id: d.scopeId,
-          tenant_id: d.tenantId,
-          filing_mode: d.filingMode,
-          ...fieldsToColumns(d.fields),
-          created_at: d.createdAt,
-          updated_at: d.createdAt,
-          version: raw.version,
-        });
+        // Every column, raw values (jsonb from the JSON itself): the rows travel as one JSON parameter.
+        const row: Record<string, unknown> = { id: d.filingId, scope: d.scope, scope_id: d.scopeId, tenant_id: d.tenantId, filing_mode: d.filingMode };
+        for (const [field, column] of Object.entries(COLUMNS)) row[column] = d.fields[field as keyof FilingFields] ?? null;
+        created.push({ ...row, created_at: d.createdAt, updated_at: d.createdAt, version: raw.version });
       } else later.push({ raw, e });
     }
-    for (let i = 0; i < created.length; i += 500) await trx(t('managed_filings')).insert(created.slice(i, i + 500)).onConflict('id').ignore();
+    await upsertRows(trx, t('managed_filings'), created, { conflict: ['id'], update: 'ignore' });
     for (const { raw, e } of later) {
       switch (e.type) {
         case 'ManagedFilingUpdated': {

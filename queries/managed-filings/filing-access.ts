@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { forbidden, notFound } from '../../src/domain/errors';
 import type { Principal, ScopeRole } from '../../src/identity/principal';
+import { runStatement } from '../../infra/postgres/prepared';
 
 export interface Permissions {
   read: boolean;
@@ -53,24 +54,18 @@ export class FilingAccessService {
    * unknown, another tenant's, inactive, or no role); the grant otherwise.
    */
   async grantIn(p: Principal, scope: string): Promise<ScopeGrant> {
-    const id = scope.slice(3);
-    if (!SCOPE_PATTERN.test(scope) || !UUID.test(id)) throw notFound(`Scope ${scope} does not exist or is not visible to this caller.`);
-    const res = await this.knex.raw(
-      `select s.scope_id, s.scope, g.role from identity_scopes s join identity_grants g on g.scope_id = s.scope_id
-       where s.scope_id = ? and s.tenant_id = ? and s.active and g.user_id = ?`,
-      [id, p.tenantId, p.userId],
-    );
-    const r = res.rows[0];
-    if (!r) throw notFound(`Scope ${scope} does not exist or is not visible to this caller.`);
-    return { scopeId: r.scope_id, scope: r.scope, role: r.role };
+    const rows = await runStatement<{ scope_id: string; scope: string; role: ScopeRole }>(this.knex, {
+      name: 'wf_grant_in',
+      text: `select s.scope_id, s.scope, g.role from identity_scopes s join identity_grants g on g.scope_id = s.scope_id
+        where s.scope_id = $1 and s.tenant_id = $2 and s.active and g.user_id = $3`,
+      values: [scopeIdOf(scope), p.tenantId, p.userId],
+    });
+    return grantOrNotFound(scope, rows[0]);
   }
 
   /** Like grantIn, and 403 when the caller sees the scope but may not change anything in it. */
   async editableScope(p: Principal, scope: string): Promise<ScopeGrant> {
-    const grant = await this.grantIn(p, scope);
-    if (p.readOnly) throw forbidden('A read-only API key cannot change working filings or files.');
-    if (grant.role === 'viewer') throw forbidden(`The caller's role in ${scope} is viewer; changes need editor or manager.`);
-    return grant;
+    return assertEditable(p, scope, await this.grantIn(p, scope));
   }
 
   permissionsFor(p: Principal, filingMode: string | null, role: ScopeRole | null): Permissions {
@@ -83,14 +78,15 @@ export class FilingAccessService {
     if (!UUID.test(filingId)) throw notFound('The filing does not exist or is not visible to this caller.');
     // The filing and the caller's role in its home scope in one round trip: the common case, a filing
     // of the caller's own tenant, needs nothing more (this runs before every write and every GET).
-    const res = await this.knex.raw(
-      `select f.*, g.role as caller_role__ from managed_filings f
-       left join identity_scopes s on s.scope_id = f.scope_id and s.tenant_id = ? and s.active
-       left join identity_grants g on g.scope_id = s.scope_id and g.user_id = ?
-       where f.id = ?`,
-      [p.tenantId, p.userId, filingId],
-    );
-    const found = res.rows[0] as Record<string, any> | undefined;
+    const res = await runStatement<Record<string, any>>(this.knex, {
+      name: 'wf_filing_access',
+      text: `select f.*, g.role as caller_role__ from managed_filings f
+        left join identity_scopes s on s.scope_id = f.scope_id and s.tenant_id = $1 and s.active
+        left join identity_grants g on g.scope_id = s.scope_id and g.user_id = $2
+        where f.id = $3`,
+      values: [p.tenantId, p.userId, filingId],
+    });
+    const found = res[0] as Record<string, any> | undefined;
     if (found) {
       const { caller_role__: ownRole, ...row } = found;
       if (row.tenant_id === p.tenantId) {
@@ -126,4 +122,24 @@ export class FilingAccessService {
     if (a.row.filing_mode !== 'managed') throw forbidden(`The filing is ${a.row.filing_mode === 'reference' ? 'a reference' : 'a legacy (unclassified)'} filing and read-only.`);
     return a;
   }
+}
+
+/** The UUID of a scope named in a request; 404 when it is malformed (it cannot name a visible scope). */
+export function scopeIdOf(scope: string): string {
+  const id = scope.slice(3);
+  if (!SCOPE_PATTERN.test(scope) || !UUID.test(id)) throw notFound(`Scope ${scope} does not exist or is not visible to this caller.`);
+  return id;
+}
+
+/** The caller's grant from a look-up row of its scope and grant; 404 when there is none. */
+export function grantOrNotFound(scope: string, row: { scope_id: string; scope: string; role: ScopeRole } | undefined): ScopeGrant {
+  if (!row) throw notFound(`Scope ${scope} does not exist or is not visible to this caller.`);
+  return { scopeId: row.scope_id, scope: row.scope, role: row.role };
+}
+
+/** 403 when the caller sees the scope but may not change anything in it (read-only key, viewer). */
+export function assertEditable(p: Principal, scope: string, grant: ScopeGrant): ScopeGrant {
+  if (p.readOnly) throw forbidden('A read-only API key cannot change working filings or files.');
+  if (grant.role === 'viewer') throw forbidden(`The caller's role in ${scope} is viewer; changes need editor or manager.`);
+  return grant;
 }
