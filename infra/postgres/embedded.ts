@@ -79,7 +79,11 @@ async function withStartLock<T>(dataDir: string, fn: () => Promise<T>): Promise<
   }
 }
 
-export async function ensureEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedHandle> {
+/**
+ * `throwaway`: a cluster deleted after use (the test suite's): no fsync, so that writing and the shutdown
+ * checkpoint do not wait for the disk. A crash of such a cluster may lose it, which is its fate anyway.
+ */
+export async function ensureEmbeddedPostgres(dataDir: string, log: Logger, opts: { throwaway?: boolean } = {}): Promise<EmbeddedHandle> {
   fs.mkdirSync(dataDir, { recursive: true });
   // As root, Postgres runs as its own user (createPostgresUser), which must be able to reach pg/.
   if (process.getuid?.() === 0) fs.chmodSync(dataDir, fs.statSync(dataDir).mode | 0o711);
@@ -113,6 +117,7 @@ export async function ensureEmbeddedPostgres(dataDir: string, log: Logger): Prom
         '-c', 'maintenance_work_mem=256MB',
         // An open transaction holds every subscriber back (see the event store), so none may idle.
         '-c', 'idle_in_transaction_session_timeout=60s',
+        ...(opts.throwaway ? ['-c', 'fsync=off', '-c', 'full_page_writes=off'] : []),
       ],
       onLog: (m: string) => log.trace({ pg: m.trim() }, 'postgres'),
       onError: (e: unknown) => log.warn({ pg: String(e).trim() }, 'postgres'),

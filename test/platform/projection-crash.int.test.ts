@@ -18,19 +18,27 @@ async function counts(rt: Runtime, table = 'test_counts'): Promise<Record<string
   return Object.fromEntries(rows.map((r) => [r.stream_id, `${r.n}/${r.last_version}`]));
 }
 
-/** Starts the worker process, kills it with SIGKILL after `ms`; resolves with whether it got to finish. */
-function runAndKill(url: string, ms: number): Promise<'killed' | 'finished'> {
+/**
+ * Starts the worker process and SIGKILLs it `ms` after its checkpoint first moves past `from` (so the
+ * kill lands while it works, however slowly a busy machine lets it start); resolves with whether it
+ * got to finish first.
+ */
+function runAndKill(url: string, ms: number, position: () => Promise<number>, from: number): Promise<'killed' | 'finished'> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-r', 'tsx/cjs', path.join(__dirname, '../support/projection-worker.ts'), url], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
     let err = '';
     let timer: NodeJS.Timeout | null = null;
-    child.stdout.on('data', (d) => {
-      out += d;
-      if (out.includes('ready') && !timer) timer = setTimeout(() => child.kill('SIGKILL'), ms);
-    });
+    let exited = false;
+    const watch = async () => {
+      while (!exited && !timer) {
+        if ((await position()) > from) timer = setTimeout(() => child.kill('SIGKILL'), ms);
+        else await new Promise((r) => setTimeout(r, 5));
+      }
+    };
+    void watch().catch(reject);
     child.stderr.on('data', (d) => (err += d));
     child.on('exit', (code, signal) => {
+      exited = true;
       if (timer) clearTimeout(timer);
       if (signal === 'SIGKILL') resolve('killed');
       else if (code === 0) resolve('finished');
@@ -58,11 +66,11 @@ describe('projection engine: crash safety', () => {
   it('rule: a process killed at any moment loses nothing and applies nothing twice (equal to a clean rebuild)', async function () {
     this.timeout(180_000);
     const head = await rt.store.head();
+    const position = async () => (await rt.engine.status()).projections.find((p) => p.name === 'test-counter')!.position;
     const positions: number[] = [];
-    for (const ms of [400, 900, 1500, 700]) {
-      const outcome = await runAndKill(url, ms);
-      const status = await rt.engine.status();
-      positions.push(status.projections.find((p) => p.name === 'test-counter')!.position);
+    for (const ms of [0, 40, 150, 15]) {
+      const outcome = await runAndKill(url, ms, position, positions.at(-1) ?? 0);
+      positions.push(await position());
       if (outcome === 'finished') break;
     }
     assert.ok(positions.some((p) => p > 0 && p < Number(head.prepare)), `a kill landed mid-run (positions ${positions.join(', ')})`);

@@ -7,7 +7,8 @@ export const mochaHooks = {
     await startSharedPostgres();
   },
   async afterAll(this: Mocha.Context) {
-    this.timeout(60_000);
+    // Stopping waits for open connections to end; on a machine busy with other work that took over 60 s.
+    this.timeout(180_000);
     await stopSharedPostgres();
   },
 };

@@ -18,7 +18,7 @@ export async function startSharedPostgres(): Promise<void> {
     return;
   }
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-test-pg-'));
-  handle = await ensureEmbeddedPostgres(dir, createLogger('warn'));
+  handle = await ensureEmbeddedPostgres(dir, createLogger('warn'), { throwaway: true });
   baseUrl = handle.connectionString;
 }
 
