@@ -1,6 +1,7 @@
 // Profiling aid (not a scenario): `node --cpu-prof -r tsx/cjs bench/profile-import.ts` with N (filings) and
 // PAGES (text pages per filing) in the environment. Imports while the catalog-side projectors run, as the
 // catalog-import scenario does, and prints where the wall time and each projector's apply time went.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,6 +30,27 @@ function postgresCpu(dataDir: string): number | null {
     }
   }
   return ticks;
+}
+
+/** With BYTES set: parameter bytes sent per statement shape (what the socket writes are made of). */
+const sent = new Map<string, { calls: number; bytes: number }>();
+if (process.env.BYTES) {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pg = require('pg') as { Client: { prototype: { query: (...a: unknown[]) => unknown } } };
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+    const cfg = args[0] as { text?: string; values?: unknown[] } | string;
+    const text = typeof cfg === 'string' ? cfg : (cfg?.text ?? '');
+    const values = (typeof cfg === 'object' && cfg?.values) || (Array.isArray(args[1]) ? (args[1] as unknown[]) : []);
+    let bytes = 0;
+    for (const v of values) bytes += Buffer.isBuffer(v) ? v.length : typeof v === 'string' ? Buffer.byteLength(v) : Array.isArray(v) ? JSON.stringify(v).length : String(v).length;
+    const key = text.replace(/\s+/g, ' ').trim().slice(0, 60);
+    const e = sent.get(key) ?? { calls: 0, bytes: 0 };
+    e.calls++;
+    e.bytes += bytes + text.length;
+    sent.set(key, e);
+    return query.apply(this, args);
+  };
 }
 
 async function main() {
@@ -73,7 +95,7 @@ async function main() {
     })();
     let r;
     try {
-      r = await runImport(rt, file, { wait: false });
+      r = await runImport(rt, file, { wait: false, concurrency: process.env.CONC ? Number(process.env.CONC) : undefined });
     } finally {
       importing = false;
       await projecting;
@@ -87,6 +109,15 @@ async function main() {
     console.log(`window ${mark0} ${mark1}; postgres cpu ${pg0 === null || pg1 === null ? 'unknown' : ((pg1 - pg0) / 100).toFixed(2) + ' s'}`);
     console.log(`imported ${r.imported} failed ${r.failed}: appended ${appended.toFixed(2)} s, projected ${projected.toFixed(2)} s => ${Math.round(r.imported / projected)} filings/s; node cpu user ${(cpu.user / 1e6).toFixed(2)} s sys ${(cpu.system / 1e6).toFixed(2)} s`);
     console.log('apply ms per projector:', Object.fromEntries([...applyMs].map(([k, v]) => [k, Math.round(v)])));
+    if (process.env.EXPLAIN) {
+      const ids = Array.from({ length: 400 }, () => `catalogFiling-${crypto.randomUUID()}`);
+      for (const sql of [
+        `explain (analyze, buffers) select stream_id, version, type, data from es_events where stream_id = any(?) order by stream_id, version`,
+        `explain (analyze, buffers) select e.stream_id, e.version, e.type, e.data from unnest(cast(? as text[])) as s(stream_id) cross join lateral (select stream_id, version, type, data from es_events where stream_id = s.stream_id order by version offset 0) e`,
+      ])
+        console.log((await rt.db.knex.raw(sql, [ids])).rows.map((r: Record<string, string>) => r['QUERY PLAN'].slice(0, 160)).join('\n'));
+    }
+    if (process.env.BYTES) console.table([...sent].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 15).map(([q, e]) => ({ q, calls: e.calls, MB: (e.bytes / 1e6).toFixed(1) })));
     if (process.env.PGSS) {
       const top = await rt.db.knex.raw(`select calls, round(total_exec_time) as ms, round((total_exec_time / greatest(calls, 1))::numeric, 2) as per_call, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 150) as q from pg_stat_statements order by total_exec_time desc limit 25`);
       console.table(top.rows);
