@@ -35,7 +35,6 @@ function postgresCpu(dataDir: string): number | null {
 /** With BYTES set: parameter bytes sent per statement shape (what the socket writes are made of). */
 const sent = new Map<string, { calls: number; bytes: number }>();
 if (process.env.BYTES) {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const pg = require('pg') as { Client: { prototype: { query: (...a: unknown[]) => unknown } } };
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
