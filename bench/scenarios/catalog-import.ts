@@ -17,7 +17,8 @@ import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
 export const scenario: BenchScenario = {
   name: 'catalog-import',
   async run(ctx) {
-    const n = ctx.quick ? 2000 : 20000;
+    // BENCH_IMPORT_FILINGS sizes a longer run (say 1,000,000) without changing the quick and full defaults.
+    const n = Number(process.env.BENCH_IMPORT_FILINGS) || (ctx.quick ? 2000 : 20000);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-bench-import-'));
     fs.chmodSync(dir, 0o755); // the embedded Postgres may run as another user and must reach its data directory
     const file = path.join(dir, 'catalog.jsonl');

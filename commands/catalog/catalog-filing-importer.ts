@@ -1,10 +1,9 @@
 import type { FileIngest } from '../../src/ports/file-ingest';
 import type { ImportContext, ImportOutcome, RecordImporter } from '../import/record-importer';
-import { parseRecord } from '../import/record-schema';
 import type { BatchedAppender } from '../import/batched-appender';
 import type { CatalogFilingFields } from './catalog-events';
 import { catalogFilingDecider } from './catalog-filing';
-import { catalogFilingRecord } from './catalog-filing-record';
+import { parseCatalogFilingRecord } from './catalog-filing-record';
 
 export const CATALOG_PROJECTION = 'catalog';
 
@@ -16,7 +15,7 @@ export class CatalogFilingImporter implements RecordImporter {
   constructor(private readonly ingest: FileIngest, private readonly appender: BatchedAppender) {}
 
   async import(record: Record<string, unknown>, ctx: ImportContext): Promise<ImportOutcome> {
-    const { type: _type, files, ...fields } = parseRecord(catalogFilingRecord, record);
+    const { type: _type, files, ...fields } = parseCatalogFilingRecord(record);
     const filing: CatalogFilingFields = fields;
     const prepared = await Promise.all(files.map((f) => this.ingest.prepare(f, ctx.baseDir)));
     const r = await this.appender.submit(catalogFilingDecider, `catalogFiling-${filing.id}`, { type: 'ImportCatalogFiling', filing, files: prepared }, ctx.metadata);

@@ -11,6 +11,8 @@ import {
   normalizeNaicGroupCode,
   normalizeSourceReference,
 } from './catalog-enums';
+import { fastCatalogFilingRecord } from './catalog-filing-fast-check';
+import { parseRecord } from '../import/record-schema';
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const uuid = z.string().regex(UUID, 'must be a UUID').transform((s) => s.toLowerCase());
@@ -80,3 +82,11 @@ export const catalogFilingRecord = z
   .transform((r) => ({ ...r, sourceReference: normalizeSourceReference(r.source, r.sourceReference) }));
 
 export type CatalogFilingImportRecord = z.infer<typeof catalogFilingRecord>;
+
+/**
+ * A `catalog_filing` record parsed: the hand-checked fast path for the common valid record, the zod
+ * schema (acceptance and error messages) for everything else.
+ */
+export function parseCatalogFilingRecord(record: Record<string, unknown>): CatalogFilingImportRecord {
+  return fastCatalogFilingRecord(record) ?? parseRecord(catalogFilingRecord, record);
+}

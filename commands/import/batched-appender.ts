@@ -88,7 +88,14 @@ export class BatchedAppender {
 
   private async tryFlush(batch: Job[]): Promise<void> {
     const ids = [...new Set(batch.map((j) => j.streamId))];
-    const res = await this.knex.raw(`select stream_id, version, type, data from es_events where stream_id = any(?) order by stream_id, version`, [ids]);
+    // One index look-up per stream (the lateral subquery with OFFSET 0 is not flattened): as
+    // `stream_id = any(?)` the planner, without statistics for a log that an import is filling,
+    // read the whole log for every batch.
+    const res = await this.knex.raw(
+      `select e.stream_id, e.version, e.type, e.data from unnest(cast(? as text[])) as s(stream_id)
+       cross join lateral (select stream_id, version, type, data from es_events where stream_id = s.stream_id order by version offset 0) e`,
+      [ids],
+    );
     const history = new Map<string, { type: string; data: unknown; version: number }[]>();
     for (const r of res.rows as { stream_id: string; version: number; type: string; data: unknown }[]) {
       if (!history.has(r.stream_id)) history.set(r.stream_id, []);

@@ -45,10 +45,19 @@ export class TieredBlobStore implements BlobStore {
         const batch = [...this.pending.values()].slice(0, this.maxBatch);
         for (const b of batch) this.pending.delete(b.sha256);
         try {
+          // The contents travel as ONE binary parameter, cut apart by offset: a bytea[] parameter is
+          // sent as text, every byte spelled as two hex digits that the driver writes and Postgres parses.
+          const offsets: number[] = [];
+          let offset = 0;
+          for (const b of batch) {
+            offsets.push(offset);
+            offset += b.content.length;
+          }
           await this.knex.raw(
             `insert into blob_small (sha256, size, content)
-             select * from unnest(cast(? as text[]), cast(? as int[]), cast(? as bytea[])) on conflict do nothing`,
-            [batch.map((b) => b.sha256), batch.map((b) => b.content.length), batch.map((b) => b.content)],
+             select h, n, substring(cast(? as bytea) from o + 1 for n)
+             from unnest(cast(? as text[]), cast(? as int[]), cast(? as int[])) as u(h, n, o) on conflict do nothing`,
+            [Buffer.concat(batch.map((b) => b.content)), batch.map((b) => b.sha256), batch.map((b) => b.content.length), offsets],
           );
           for (const b of batch) b.done.forEach((d) => d.resolve());
         } catch (e) {

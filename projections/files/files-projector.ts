@@ -52,10 +52,13 @@ export class FilesProjector implements Projector {
       }
     });
     if (!all.length) return;
-    const before = await trx.raw(`select filing_id, stream_version from ?? where filing_id = any(?::uuid[])`, [
-      t('files_filings'),
-      [...new Set(all.map((x) => x.filing.id))],
-    ]);
+    // One index look-up per filing (see BatchedAppender: `= any(?)` on a table an import is filling
+    // ran as a scan of the whole table).
+    const before = await trx.raw(
+      `select f.filing_id, f.stream_version from unnest(?::uuid[]) as s(id)
+       cross join lateral (select filing_id, stream_version from ?? where filing_id = s.id offset 0) f`,
+      [[...new Set(all.map((x) => x.filing.id))], t('files_filings')],
+    );
     const prior = new Map((before.rows as { filing_id: string; stream_version: number }[]).map((r) => [r.filing_id, r.stream_version]));
     const applied = all.filter((x) => x.version > (prior.get(x.filing.id) ?? 0));
     if (!applied.length) return;
@@ -66,7 +69,10 @@ export class FilesProjector implements Projector {
       latest.map((x) => ({ filing_id: x.filing.id, source: x.filing.source, file_count: x.files.length, stream_version: x.version })),
       { conflict: ['filing_id'], newerBy: 'stream_version' },
     );
-    await trx.raw(`delete from ?? where filing_id = any(?::uuid[])`, [t('files_entries'), latest.map((x) => x.filing.id)]);
+    // Entries exist only for filings that have a row (both are written together), so only filings
+    // seen before can have entries to drop; a fresh import deletes nothing.
+    const known = latest.filter((x) => prior.has(x.filing.id)).map((x) => x.filing.id);
+    if (known.length) await trx.raw(`delete from ?? where filing_id = any(?::uuid[])`, [t('files_entries'), known]);
     const entries = lastByKey(
       latest.flatMap(({ filing, files }) =>
         files.map((f, ordinal) => ({

@@ -47,6 +47,16 @@ function blobStoreContract(name: string, make: () => Promise<{ store: BlobStore;
       for (let i = 0; i < contents.length; i++) assert.deepEqual(await fx.store.get(keys[i].sha256), contents[i]);
     });
 
+    it('binary content of any bytes, empty content and UTF-8 text put together come back byte for byte', async () => {
+      const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+      const contents = [all, Buffer.alloc(0), Buffer.from('Prämie — «tarif» \f 日本', 'utf8'), Buffer.concat([all, Buffer.from(all).reverse()]), Buffer.from([0, 0, 92, 120])];
+      const keys = await Promise.all(contents.map((c) => fx.store.put(c)));
+      for (let i = 0; i < contents.length; i++) {
+        assert.equal(keys[i].size, contents[i].length);
+        assert.deepEqual(await fx.store.get(keys[i].sha256), contents[i]);
+      }
+    });
+
     it('a missing blob is reported, not invented', async () => {
       const missing = '0'.repeat(64);
       assert.equal(await fx.store.has(missing), false);

@@ -1,0 +1,137 @@
+// Profiling aid (not a scenario): `node --cpu-prof -r tsx/cjs bench/profile-import.ts` with N (filings) and
+// PAGES (text pages per filing) in the environment. Imports while the catalog-side projectors run, as the
+// catalog-import scenario does, and prints where the wall time and each projector's apply time went.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runImport } from '../commands/import/import-cli';
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/logger';
+import { openRuntime } from '../src/runtime';
+import { writeGeneratedCatalog } from './catalog-generator';
+import { SEARCH_PROJECTION } from '../projections/search/search-projector';
+
+/** CPU seconds*100 (clock ticks) of the embedded postmaster and every backend, living or exited. */
+function postgresCpu(dataDir: string): number | null {
+  const pidFile = fs.readdirSync(dataDir, { recursive: true }).map(String).find((f) => f.endsWith('postmaster.pid'));
+  if (!pidFile) return null;
+  const root = Number(fs.readFileSync(path.join(dataDir, pidFile), 'utf8').split('\n')[0]);
+  let ticks = 0;
+  const stat = (pid: number) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const s = stat(root);
+  ticks += Number(s[11]) + Number(s[12]) + Number(s[13]) + Number(s[14]);
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const f = stat(Number(pid));
+      if (Number(f[1]) === root) ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      /* gone */
+    }
+  }
+  return ticks;
+}
+
+/** With BYTES set: parameter bytes sent per statement shape (what the socket writes are made of). */
+const sent = new Map<string, { calls: number; bytes: number }>();
+if (process.env.BYTES) {
+  const pg = require('pg') as { Client: { prototype: { query: (...a: unknown[]) => unknown } } };
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+    const cfg = args[0] as { text?: string; values?: unknown[] } | string;
+    const text = typeof cfg === 'string' ? cfg : (cfg?.text ?? '');
+    const values = (typeof cfg === 'object' && cfg?.values) || (Array.isArray(args[1]) ? (args[1] as unknown[]) : []);
+    let bytes = 0;
+    for (const v of values) bytes += Buffer.isBuffer(v) ? v.length : typeof v === 'string' ? Buffer.byteLength(v) : Array.isArray(v) ? JSON.stringify(v).length : String(v).length;
+    const key = text.replace(/\s+/g, ' ').trim().slice(0, 60);
+    const e = sent.get(key) ?? { calls: 0, bytes: 0 };
+    e.calls++;
+    e.bytes += bytes + text.length;
+    sent.set(key, e);
+    return query.apply(this, args);
+  };
+}
+
+async function main() {
+  const n = Number(process.env.N ?? 20000);
+  const pages = Number(process.env.PAGES ?? 3);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-prof-import-'));
+  fs.chmodSync(dir, 0o755);
+  const file = path.join(dir, 'catalog.jsonl');
+  await writeGeneratedCatalog(file, n, { pages });
+  const open = () => openRuntime(loadConfig(process.env, { dataDir: path.join(dir, 'data') }), createLogger('warn'), { poolMax: 10 });
+  if (process.env.PGSS) {
+    // pg_stat_statements needs a restart of the embedded postgres to load.
+    const first = await open();
+    await first.db.knex.raw(`alter system set shared_preload_libraries = 'pg_stat_statements'`);
+    await first.db.knex.raw(`alter system set pg_stat_statements.track_utility = off`);
+    await first.close();
+  }
+  const rt = await open();
+  if (process.env.PGSS) await rt.db.knex.raw(`create extension if not exists pg_stat_statements; select pg_stat_statements_reset()`);
+  const applyMs = new Map<string, number>();
+  const catalogSide = rt.engine.projectors.filter((p) => p.name !== SEARCH_PROJECTION);
+  for (const p of catalogSide) {
+    const apply = p.apply.bind(p);
+    p.apply = async (ctx, events) => {
+      const t0 = performance.now();
+      try {
+        await apply(ctx, events);
+      } finally {
+        applyMs.set(p.name, (applyMs.get(p.name) ?? 0) + performance.now() - t0);
+      }
+    };
+  }
+  try {
+    const pg0 = postgresCpu(path.join(dir, 'data'));
+    const cpu0 = process.cpuUsage();
+    const mark0 = process.hrtime.bigint() / 1000n;
+    const started = Date.now();
+    let importing = true;
+    const names = catalogSide.map((p) => p.name);
+    const projecting = (async () => {
+      while (importing) if (!(await rt.engine.catchUp(names))) await new Promise((res) => setTimeout(res, 20));
+    })();
+    let r;
+    try {
+      r = await runImport(rt, file, { wait: false, concurrency: process.env.CONC ? Number(process.env.CONC) : undefined });
+    } finally {
+      importing = false;
+      await projecting;
+    }
+    const appended = (Date.now() - started) / 1000;
+    await rt.engine.catchUp(names);
+    const projected = (Date.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const mark1 = process.hrtime.bigint() / 1000n;
+    const pg1 = postgresCpu(path.join(dir, 'data'));
+    console.log(`window ${mark0} ${mark1}; postgres cpu ${pg0 === null || pg1 === null ? 'unknown' : ((pg1 - pg0) / 100).toFixed(2) + ' s'}`);
+    console.log(`imported ${r.imported} failed ${r.failed}: appended ${appended.toFixed(2)} s, projected ${projected.toFixed(2)} s => ${Math.round(r.imported / projected)} filings/s; node cpu user ${(cpu.user / 1e6).toFixed(2)} s sys ${(cpu.system / 1e6).toFixed(2)} s`);
+    console.log('apply ms per projector:', Object.fromEntries([...applyMs].map(([k, v]) => [k, Math.round(v)])));
+    if (process.env.EXPLAIN) {
+      const ids = Array.from({ length: 400 }, () => `catalogFiling-${crypto.randomUUID()}`);
+      for (const sql of [
+        `explain (analyze, buffers) select stream_id, version, type, data from es_events where stream_id = any(?) order by stream_id, version`,
+        `explain (analyze, buffers) select e.stream_id, e.version, e.type, e.data from unnest(cast(? as text[])) as s(stream_id) cross join lateral (select stream_id, version, type, data from es_events where stream_id = s.stream_id order by version offset 0) e`,
+      ])
+        console.log((await rt.db.knex.raw(sql, [ids])).rows.map((r: Record<string, string>) => r['QUERY PLAN'].slice(0, 160)).join('\n'));
+    }
+    if (process.env.BYTES) console.table([...sent].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 15).map(([q, e]) => ({ q, calls: e.calls, MB: (e.bytes / 1e6).toFixed(1) })));
+    if (process.env.PGSS) {
+      const top = await rt.db.knex.raw(`select calls, round(total_exec_time) as ms, round((total_exec_time / greatest(calls, 1))::numeric, 2) as per_call, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 150) as q from pg_stat_statements order by total_exec_time desc limit 25`);
+      console.table(top.rows);
+    }
+    console.log(`load: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  } finally {
+    await rt.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
