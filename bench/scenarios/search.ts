@@ -132,7 +132,7 @@ export const scenario: BenchScenario = {
     const note = `${CLIENTS} clients, ${QUERIES.length}-query mix, ${scale}`;
     for (const t of targets) {
       const i = t.indexing!;
-      rows.push({ scenario: 'search', metric: `${t.label} indexing`, value: i.pagesPerSecond, unit: 'pages/s', goal: '>= 1000', note: `${scale}${i.reused ? ' (recorded when the kept corpus was loaded)' : ''}` });
+      rows.push({ scenario: 'search', metric: `${t.label} indexing`, value: i.pagesPerSecond, unit: 'pages/s', goal: i.reused ? undefined : '>= 1000', note: `${scale}${i.reused ? ' (recorded when the kept corpus was loaded, under other conditions: not graded here)' : ''}` });
     }
     const figures: { metric: string; of: (m: { without: Latency; with: Latency }) => number; goal: (label: string) => string | undefined }[] = [
       { metric: 'p50 without passages', of: (m) => m.without.p50, goal: () => undefined },
