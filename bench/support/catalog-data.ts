@@ -46,7 +46,7 @@ export async function catalogBenchData(dataDir: string, n: number, log: (m: stri
   try {
     let marker: Marker | null = fs.existsSync(markerFile) ? (JSON.parse(fs.readFileSync(markerFile, 'utf8')) as Marker) : null;
     if (!marker) {
-      const apiKey = await benchKey(rt);
+      const apiKey = await benchReadKey(rt);
       await appendFilings(rt, n, log);
       marker = { filings: n, apiKey, loadedAt: new Date().toISOString(), seconds: 0 };
     }
@@ -67,11 +67,12 @@ export async function catalogBenchData(dataDir: string, n: number, log: (m: stri
   }
 }
 
-async function benchKey(rt: Runtime): Promise<string> {
+/** A read-only key that may view serff filings, of a new tenant named `tenantName`. */
+export async function benchReadKey(rt: Runtime, tenantName = 'Catalog bench'): Promise<string> {
   const id = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
   const meta = { actor: 'bench' };
-  const { tenantId } = await id.createTenant({ name: 'Catalog bench', datasets: ['naic'], sharing: false }, meta);
-  const { userId } = await id.createUser({ tenantId, name: 'Catalog Reader', email: 'catalog@example.com' }, meta);
+  const { tenantId } = await id.createTenant({ name: tenantName, datasets: ['naic'], sharing: false }, meta);
+  const { userId } = await id.createUser({ tenantId, name: 'Bench Reader', email: 'reader@example.com' }, meta);
   return (await id.createKey({ userId, readOnly: true, permissions: ['serff:view'] }, meta)).apiKey;
 }
 

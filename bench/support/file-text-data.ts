@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { IdentityCommands } from '../../commands/identity/identity-commands';
 import { catalogFilingRecord } from '../../commands/catalog/catalog-filing-record';
 import type { CatalogFile, CatalogFilingEvent } from '../../commands/catalog/catalog-events';
 import { parseRecord } from '../../commands/import/record-schema';
 import { appendMany, type StreamAppend } from '../../infra/eventstore/postgres-bulk-append';
 import { demoRecords } from '../../infra/demo/generate';
+import { benchReadKey } from './catalog-data';
 import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
@@ -80,7 +80,7 @@ export async function fileTextBenchData(dataDir: string, n: number, log: (m: str
   try {
     let marker: Marker | null = fs.existsSync(markerFile) ? (JSON.parse(fs.readFileSync(markerFile, 'utf8')) as Marker) : null;
     if (!marker) {
-      const apiKey = await benchKey(rt);
+      const apiKey = await benchReadKey(rt, 'File text bench');
       const files = await appendFilings(rt, n, log);
       marker = { filings: n, apiKey, files, loadedAt: new Date().toISOString(), seconds: 0 };
     }
@@ -97,14 +97,6 @@ export async function fileTextBenchData(dataDir: string, n: number, log: (m: str
   } finally {
     await rt.close();
   }
-}
-
-async function benchKey(rt: Runtime): Promise<string> {
-  const id = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
-  const meta = { actor: 'bench' };
-  const { tenantId } = await id.createTenant({ name: 'File text bench', datasets: ['naic'], sharing: false }, meta);
-  const { userId } = await id.createUser({ tenantId, name: 'Text Reader', email: 'text@example.com' }, meta);
-  return (await id.createKey({ userId, readOnly: true, permissions: ['serff:view'] }, meta)).apiKey;
 }
 
 async function appendFilings(rt: Runtime, n: number, log: (m: string) => void): Promise<TextFile[]> {
