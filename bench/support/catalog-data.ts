@@ -76,24 +76,39 @@ export async function benchReadKey(rt: Runtime, tenantName = 'Catalog bench'): P
   return (await id.createKey({ userId, readOnly: true, permissions: ['serff:view'] }, meta)).apiKey;
 }
 
-async function appendFilings(rt: Runtime, n: number, log: (m: string) => void): Promise<void> {
+/**
+ * Stream appends written `size` at a time, each batch in one transaction, with progress logged about every
+ * `logEvery` filings. `flush` writes what is left.
+ */
+export function batchedAppender(rt: Runtime, size: number, logEvery: number, log: (m: string) => void): { push(a: StreamAppend): Promise<void>; flush(): Promise<void> } {
   const started = Date.now();
   let batch: StreamAppend[] = [];
   let done = 0;
   const flush = async () => {
+    if (!batch.length) return;
     const appends = batch;
     batch = [];
     await rt.db.knex.transaction((trx) => appendMany(trx, appends).then(() => undefined));
     done += appends.length;
-    if (done % 50_000 < APPEND_BATCH) log(`appended ${done} filings (${Math.round(done / ((Date.now() - started) / 1000))}/s)`);
+    if (done % logEvery < size) log(`appended ${done} filings (${Math.round(done / ((Date.now() - started) / 1000))}/s)`);
   };
+  return {
+    async push(a) {
+      batch.push(a);
+      if (batch.length >= size) await flush();
+    },
+    flush,
+  };
+}
+
+async function appendFilings(rt: Runtime, n: number, log: (m: string) => void): Promise<void> {
+  const appender = batchedAppender(rt, APPEND_BATCH, 50_000, log);
   for (const record of generatedFilings(n, { pages: 0 })) {
     const { type: _type, files, ...filing } = parseRecord(catalogFilingRecord, record);
     // What FileIngest.prepare makes of a file with neither content nor text.
     const prepared: CatalogFile[] = files.map((f) => ({ fileId: f.fileId, name: f.name, role: f.role, versionId: f.versionId, mimeType: f.mimeType, restricted: f.restricted, contentSha256: null, size: null, pageCount: null, text: null }));
     const event: CatalogFilingEvent = { type: 'CatalogFilingImported', data: { filing, files: prepared } };
-    batch.push({ streamId: `catalogFiling-${filing.id}`, expected: 0, events: [{ event, metadata: { actor: 'bench' } }] });
-    if (batch.length >= APPEND_BATCH) await flush();
+    await appender.push({ streamId: `catalogFiling-${filing.id}`, expected: 0, events: [{ event, metadata: { actor: 'bench' } }] });
   }
-  if (batch.length) await flush();
+  await appender.flush();
 }

@@ -4,9 +4,8 @@ import path from 'node:path';
 import { catalogFilingRecord } from '../../commands/catalog/catalog-filing-record';
 import type { CatalogFile, CatalogFilingEvent } from '../../commands/catalog/catalog-events';
 import { parseRecord } from '../../commands/import/record-schema';
-import { appendMany, type StreamAppend } from '../../infra/eventstore/postgres-bulk-append';
 import { demoRecords } from '../../infra/demo/generate';
-import { benchReadKey } from './catalog-data';
+import { batchedAppender, benchReadKey } from './catalog-data';
 import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
@@ -101,17 +100,8 @@ export async function fileTextBenchData(dataDir: string, n: number, log: (m: str
 
 async function appendFilings(rt: Runtime, n: number, log: (m: string) => void): Promise<TextFile[]> {
   const ingest = rt.container.get<FileIngest>(TOKENS.FileIngest);
-  const started = Date.now();
   const textFiles: TextFile[] = [];
-  let batch: StreamAppend[] = [];
-  let done = 0;
-  const flush = async () => {
-    const appends = batch;
-    batch = [];
-    await rt.db.knex.transaction((trx) => appendMany(trx, appends).then(() => undefined));
-    done += appends.length;
-    if (done % 1000 < APPEND_BATCH) log(`appended ${done} filings (${Math.round(done / ((Date.now() - started) / 1000))}/s)`);
-  };
+  const appender = batchedAppender(rt, APPEND_BATCH, 1000, log);
   for (const record of demoRecords({ filings: n, pdf: false })) {
     if ((record as { type: string }).type !== 'catalog_filing') continue;
     const { type: _type, files, ...filing } = parseRecord(catalogFilingRecord, record as Record<string, unknown>);
@@ -123,9 +113,8 @@ async function appendFilings(rt: Runtime, n: number, log: (m: string) => void): 
     const prepared: CatalogFile[] = await Promise.all(withText.map((f) => ingest.prepare(f, process.cwd())));
     for (const f of prepared) if (f.text) textFiles.push({ fileId: f.fileId, byteLength: f.text.byteLength });
     const event: CatalogFilingEvent = { type: 'CatalogFilingImported', data: { filing, files: prepared } };
-    batch.push({ streamId: `catalogFiling-${filing.id}`, expected: 0, events: [{ event, metadata: { actor: 'bench' } }] });
-    if (batch.length >= APPEND_BATCH) await flush();
+    await appender.push({ streamId: `catalogFiling-${filing.id}`, expected: 0, events: [{ event, metadata: { actor: 'bench' } }] });
   }
-  if (batch.length) await flush();
+  await appender.flush();
   return textFiles;
 }
