@@ -13,9 +13,31 @@ export interface ReadAllResult {
   horizon: LogPosition;
 }
 
+/**
+ * A precondition of an append that the database checks in the append's own statement (see
+ * `EventStore.appendGuarded`): SQL selecting at most one row with a boolean column `ok`, whose
+ * parameters `$1`.. are `values`. The SQL text must be a constant: it names a prepared statement.
+ */
+export interface AppendGuard {
+  sql: string;
+  values: unknown[];
+}
+
+export interface GuardedAppendResult {
+  /** The guard's row; null when it selected none. */
+  guard: (Record<string, unknown> & { ok: boolean | null }) | null;
+  /** Null when the guard refused: nothing was appended. */
+  result: AppendResult | null;
+}
+
 /** The port every event store adapter implements and the shared contract suite checks. */
 export interface EventStore {
   append(streamId: string, events: NewEvent[], expectedVersion: ExpectedVersion, metadata: EventMetadata): Promise<AppendResult>;
+  /**
+   * Optional (SQL stores): `append` only if `guard` allows it, checked atomically in one round trip.
+   * Without it, callers check first and append after.
+   */
+  appendGuarded?(streamId: string, events: NewEvent[], expectedVersion: ExpectedVersion, metadata: EventMetadata, guard: AppendGuard): Promise<GuardedAppendResult>;
   readStream(streamId: string, fromVersion?: number): Promise<RecordedEvent[]>;
   readAll(opts: ReadAllOptions): Promise<ReadAllResult>;
   /** The newest position a subscriber can currently see. */

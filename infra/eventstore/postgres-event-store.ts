@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { AppendResult, EventMetadata, ExpectedVersion, LogPosition, NewEvent, RecordedEvent } from '../../src/domain/events';
 import { comparePositions } from '../../src/domain/events';
-import type { EventStore, ReadAllOptions, ReadAllResult } from './event-store';
-import { appendEvents } from './postgres-append';
+import type { AppendGuard, EventStore, GuardedAppendResult, ReadAllOptions, ReadAllResult } from './event-store';
+import { appendEvents, appendEventsGuarded } from './postgres-append';
 import { runStatement } from '../postgres/prepared';
 
 interface EventRow {
@@ -99,6 +99,10 @@ export class PostgresEventStore implements EventStore {
 
   async append(streamId: string, events: NewEvent[], expectedVersion: ExpectedVersion, metadata: EventMetadata): Promise<AppendResult> {
     return this.appendWith(this.knex, streamId, events, expectedVersion, metadata);
+  }
+
+  async appendGuarded(streamId: string, events: NewEvent[], expectedVersion: ExpectedVersion, metadata: EventMetadata, guard: AppendGuard): Promise<GuardedAppendResult> {
+    return appendEventsGuarded(this.knex, streamId, events, expectedVersion, metadata, guard);
   }
 
   /** The same append inside a caller's transaction (bulk import appends many streams in one). */
