@@ -1,4 +1,4 @@
-import type { EventStore } from '../infra/eventstore/event-store';
+import type { AppendGuard, EventStore } from '../infra/eventstore/event-store';
 import type { Decider } from '../src/domain/decider';
 import { fold, type EventLike } from '../src/domain/decider';
 import { ExpectedVersionConflict } from '../src/domain/errors';
@@ -17,16 +17,34 @@ export interface CommandOptions {
   newStream?: boolean;
 }
 
-export interface CachedCommandOptions<S> extends CommandOptions {
-  /** Decide on the state this process last wrote to the stream instead of reading it (see StreamStateCache). */
-  cache?: StreamStateCache<S>;
+/**
+ * A command's precondition on the read side (the caller's permission, say). Where the store can, it
+ * is checked inside the append's own statement (one round trip instead of two); elsewhere, and
+ * whenever the command appends nothing, `check` runs it on its own. Its refusals come before the
+ * decider's, as a check made before deciding would give them.
+ */
+export interface CommandGuard<G> {
+  /** The rule as SQL for `EventStore.appendGuarded`. */
+  append: AppendGuard;
+  /** What the command needs from an `ok` row of `append`. */
+  fromRow(row: Record<string, unknown>): G;
+  /** The same rule on its own: throws the refusal's error (404, 403, 400...), returns what fromRow would otherwise. */
+  check(): Promise<G>;
 }
 
-export interface CommandResult<S, E> {
+export interface CachedCommandOptions<S, G = undefined> extends CommandOptions {
+  /** Decide on the state this process last wrote to the stream instead of reading it (see StreamStateCache). */
+  cache?: StreamStateCache<S>;
+  guard?: CommandGuard<G>;
+}
+
+export interface CommandResult<S, E, G = undefined> {
   state: S;
   events: E[];
   version: number;
   position: LogPosition | null;
+  /** What the guard returned (undefined without a guard). */
+  guard?: G;
 }
 
 /**
@@ -47,13 +65,24 @@ export class CommandHandler {
     return { state: fold(decider, events as never), version: events.length ? events[events.length - 1].version : 0 };
   }
 
-  async execute<S, C, E extends NewEvent>(
+  async execute<S, C, E extends NewEvent, G = undefined>(
     decider: Decider<S, C, E>,
     streamId: string,
     command: C | ((state: S) => C | Promise<C>),
-    opts: CachedCommandOptions<S>,
-  ): Promise<CommandResult<S, E>> {
+    opts: CachedCommandOptions<S, G>,
+  ): Promise<CommandResult<S, E, G>> {
     const cache = opts.cache;
+    const guard = opts.guard;
+    // Whether the guard still has to be checked, inside the append where the store can.
+    let guardInAppend = !!guard && !!this.store.appendGuarded;
+    let guarded: G | undefined = guard && !guardInAppend ? await guard.check() : undefined;
+    /** The guard's refusal before anything the decider says: the order of a check made before deciding. */
+    const checkGuard = async () => {
+      if (guard && guardInAppend) {
+        guarded = await guard.check();
+        guardInAppend = false;
+      }
+    };
     let assumed: { state: S; version: number } | undefined = opts.newStream ? { state: decider.initialState(), version: 0 } : cache?.get(streamId);
     for (let attempt = 0; ; ) {
       const { state, version } = assumed ?? (await this.load(decider, streamId));
@@ -67,6 +96,7 @@ export class CommandHandler {
           assumed = undefined;
           continue;
         }
+        await checkGuard();
         throw e;
       }
       if (events.length === 0) {
@@ -74,15 +104,27 @@ export class CommandHandler {
           assumed = undefined;
           continue;
         }
-        return { state, events, version, position: null };
+        await checkGuard();
+        return { state, events, version, position: null, guard: guarded };
       }
       try {
-        const r = await this.store.append(streamId, events, version, opts.metadata);
+        let r;
+        if (guard && guardInAppend) {
+          const g = await this.store.appendGuarded!(streamId, events, version, opts.metadata, guard.append);
+          if (!g.result) {
+            // Refused: the check on its own throws the refusal's error. Should it pass (the look-up changed
+            // in between), the command goes on as one checked before appending.
+            await checkGuard();
+            continue;
+          }
+          guarded = guard.fromRow(g.guard!);
+          r = g.result;
+        } else r = await this.store.append(streamId, events, version, opts.metadata);
         const after = fold(decider, events as EventLike<E>[], state);
         // Cached as a reader would fold it: the store keeps event data as JSON (undefined fields vanish).
         cache?.set(streamId, fold(decider, events.map((e) => ({ ...e, data: JSON.parse(JSON.stringify(e.data ?? {})) })) as EventLike<E>[], state), r.nextVersion);
         await this.awaitProjections(r.position, opts.waitFor);
-        return { state: after, events, version: r.nextVersion, position: r.position };
+        return { state: after, events, version: r.nextVersion, position: r.position, guard: guarded };
       } catch (e) {
         if (!(e instanceof ExpectedVersionConflict)) throw e;
         cache?.delete(streamId);

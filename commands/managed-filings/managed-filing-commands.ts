@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import type { CommandHandler } from '../command-handler';
+import type { CommandGuard, CommandHandler } from '../command-handler';
 import { StreamStateCache } from '../stream-state-cache';
 import { invalidRequest, notFound, type ErrorDetail } from '../../src/domain/errors';
 import type { EventMetadata } from '../../src/domain/events';
 import type { Principal } from '../../src/identity/principal';
-import type { FilingAccessService } from '../../queries/managed-filings/filing-access';
+import { scopeIdOf, type FilingAccessService } from '../../queries/managed-filings/filing-access';
 import type { ReferenceLookups } from '../../queries/managed-filings/reference-lookups';
 import { commentFromState, fullFilingFromState, itemFromState } from '../../queries/managed-filings/records';
 import {
@@ -30,6 +30,10 @@ export interface ItemInput {
 /** Last-write-wins writes re-decide on a version conflict; this bounds how often under heavy contention. */
 const LWW_RETRIES = 500;
 
+/** Whether filing changes name listing ids, which must be checked against the filing's scope before deciding. */
+const namesListings = (c: Partial<FilingFields>) =>
+  c.companyId !== undefined || c.jurisdictionId !== undefined || c.primaryProductId !== undefined || c.additionalProductIds !== undefined;
+
 export const streamOf = (filingId: string) => `managedFiling-${filingId}`;
 
 /**
@@ -53,7 +57,11 @@ export class ManagedFilingCommands {
     return { tenantId: p.tenantId, actor: p.userId, requestId };
   }
 
-  private run(filingId: string, cmd: ManagedFilingCommand, meta: EventMetadata, waitFor: string[], retries = 0) {
+  /**
+   * `guard`: the caller's permission, checked inside the append (see CommandGuard), for commands
+   * that need nothing else from the read side before deciding; the others check before calling.
+   */
+  private run<G = undefined>(filingId: string, cmd: ManagedFilingCommand, meta: EventMetadata, waitFor: string[], retries = 0, guard?: CommandGuard<G>) {
     return this.handler.execute(managedFilingDecider, streamOf(filingId), cmd, {
       metadata: meta,
       waitFor: [...waitFor, MANAGED_FILING_HISTORY_PROJECTION],
@@ -61,27 +69,37 @@ export class ManagedFilingCommands {
       cache: this.states,
       // A create names a filing id generated just now: there is no stream to read.
       newStream: cmd.type === 'CreateFiling',
+      guard,
     });
   }
 
   async create(p: Principal, input: CreateFilingInput, requestId: string | null) {
-    const { scope: _scope, ...rest } = input;
+    const { scope, ...rest } = input;
     const fields = completeFields(rest);
-    const grant = await this.lookups.editableScopeListing(p, input.scope, fields);
+    // The grant and the listing ids are checked inside the append; the scope's id and name come from
+    // the request (a scope is found by its id, and its name is `mc:` and that id).
+    const guard = this.lookups.editableScopeListingGuard(p, scope, fields);
     const filingId = crypto.randomUUID();
     const r = await this.run(
       filingId,
-      { type: 'CreateFiling', filingId, scope: grant.scope, scopeId: grant.scopeId, tenantId: p.tenantId, fields, now: this.now().toISOString(), actor: p.userId },
+      { type: 'CreateFiling', filingId, scope, scopeId: scopeIdOf(scope), tenantId: p.tenantId, fields, now: this.now().toISOString(), actor: p.userId },
       this.meta(p, requestId),
       [MANAGED_FILINGS_PROJECTION],
+      0,
+      guard,
     );
-    return fullFilingFromState(r.state, this.access.permissionsFor(p, 'managed', grant.role));
+    return fullFilingFromState(r.state, this.access.permissionsFor(p, 'managed', r.guard!.role));
   }
 
   async update(p: Principal, filingId: string, changes: Partial<FilingFields>, requestId: string | null) {
+    const cmd = { type: 'UpdateFiling' as const, changes, now: this.now().toISOString() };
+    if (!namesListings(changes)) {
+      const r = await this.run(filingId, cmd, this.meta(p, requestId), [MANAGED_FILINGS_PROJECTION], LWW_RETRIES, this.access.editableFilingGuard(p, filingId));
+      return fullFilingFromState(r.state, this.access.permissionsFor(p, 'managed', r.guard!.role));
+    }
     const a = await this.access.editableFiling(p, filingId);
     await this.lookups.checkListings(a.row.scope_id, changes);
-    const r = await this.run(filingId, { type: 'UpdateFiling', changes, now: this.now().toISOString() }, this.meta(p, requestId), [MANAGED_FILINGS_PROJECTION], LWW_RETRIES);
+    const r = await this.run(filingId, cmd, this.meta(p, requestId), [MANAGED_FILINGS_PROJECTION], LWW_RETRIES);
     return fullFilingFromState(r.state, a.permissions);
   }
 
@@ -142,20 +160,23 @@ export class ManagedFilingCommands {
   }
 
   async patchItem(p: Principal, filingId: string, itemId: string, input: ItemInput, requestId: string | null) {
-    const a = await this.access.editableFiling(p, filingId);
-    const changes = await this.resolveArtifacts(a.row.scope_id, input);
-    const r = await this.run(filingId, { type: 'PatchItem', itemId, changes, now: this.now().toISOString() }, this.meta(p, requestId), [MANAGED_FILING_ITEMS_PROJECTION], LWW_RETRIES);
+    // Artifacts are looked up in the filing's scope, which the access check finds: only a patch that
+    // names none can leave the check to the append.
+    const namesArtifacts = input.artifactId !== undefined || input.attachments !== undefined;
+    const guard = namesArtifacts ? undefined : this.access.editableFilingGuard(p, filingId);
+    const changes = guard ? await this.resolveArtifacts('', input) : await this.resolveArtifacts((await this.access.editableFiling(p, filingId)).row.scope_id, input);
+    const r = await this.run(filingId, { type: 'PatchItem', itemId, changes, now: this.now().toISOString() }, this.meta(p, requestId), [MANAGED_FILING_ITEMS_PROJECTION], LWW_RETRIES, guard);
     return itemFromState(r.state.items[itemId]);
   }
 
+  /** Comment commands need only edit permission before deciding: it is checked inside the append. */
   private async comment(p: Principal, filingId: string, cmd: ManagedFilingCommand, commentId: string, requestId: string | null) {
-    const r = await this.run(filingId, cmd, this.meta(p, requestId), [MANAGED_FILING_COMMENTS_PROJECTION], LWW_RETRIES);
+    const r = await this.run(filingId, cmd, this.meta(p, requestId), [MANAGED_FILING_COMMENTS_PROJECTION], LWW_RETRIES, this.access.editableFilingGuard(p, filingId));
     const c = r.state.comments[commentId];
     return commentFromState(filingId, c, r.state.threads[c.threadId]);
   }
 
   async postComment(p: Principal, filingId: string, input: { body: string; parentCommentId?: string | null }, requestId: string | null) {
-    await this.access.editableFiling(p, filingId);
     const commentId = crypto.randomUUID();
     return this.comment(
       p,
@@ -167,7 +188,6 @@ export class ManagedFilingCommands {
   }
 
   async editComment(p: Principal, filingId: string, commentId: string, body: string, requestId: string | null) {
-    await this.access.editableFiling(p, filingId);
     return this.comment(p, filingId, { type: 'EditComment', commentId, actor: p.userId, body, now: this.now().toISOString() }, commentId, requestId);
   }
 
@@ -184,13 +204,13 @@ export class ManagedFilingCommands {
 
   /** Resolve or reopen the thread of a comment; answers the thread's first comment with the new status. */
   async setThreadStatus(p: Principal, filingId: string, commentId: string, status: 'resolved' | 'open', requestId: string | null) {
-    await this.access.editableFiling(p, filingId);
     const r = await this.run(
       filingId,
       { type: status === 'resolved' ? 'ResolveThread' : 'ReopenThread', commentId, statusCommentId: crypto.randomUUID(), actor: p.userId, now: this.now().toISOString() },
       this.meta(p, requestId),
       [MANAGED_FILING_COMMENTS_PROJECTION],
       LWW_RETRIES,
+      this.access.editableFilingGuard(p, filingId),
     );
     const threadId = r.state.comments[commentId].threadId;
     return commentFromState(filingId, r.state.comments[threadId], r.state.threads[threadId]);

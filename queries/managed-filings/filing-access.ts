@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { forbidden, notFound } from '../../src/domain/errors';
 import type { Principal, ScopeRole } from '../../src/identity/principal';
 import { runStatement } from '../../infra/postgres/prepared';
+import type { CommandGuard } from '../../commands/command-handler';
 
 export interface Permissions {
   read: boolean;
@@ -113,6 +114,21 @@ export class FilingAccessService {
     throw notFound('The filing does not exist or is not visible to this caller.');
   }
 
+  /**
+   * editableFiling as a command guard (see CommandGuard): checked inside the append where the store
+   * can, so an ordinary write costs one round trip. The guard row is the caller's role; its `ok` is
+   * editableFiling's "no refusal" for a filing of the caller's own tenant (anything else, shared-in
+   * filings too, is refused and editableFiling then says why).
+   */
+  editableFilingGuard(p: Principal, filingId: string): CommandGuard<{ role: ScopeRole }> {
+    if (!UUID.test(filingId)) throw notFound('The filing does not exist or is not visible to this caller.');
+    return {
+      append: { sql: EDITABLE_FILING_GUARD, values: [p.tenantId, p.userId, filingId, p.readOnly] },
+      fromRow: (row) => ({ role: row.role as ScopeRole }),
+      check: async () => ({ role: (await this.editableFiling(p, filingId)).role! }),
+    };
+  }
+
   /** The filing, when the caller may change it: 404 if it cannot see it, 403 if it can see but not change it. */
   async editableFiling(p: Principal, filingId: string): Promise<FilingAccess> {
     const a = await this.filing(p, filingId);
@@ -123,6 +139,13 @@ export class FilingAccessService {
     return a;
   }
 }
+
+/** `$1` tenant, `$2` user, `$3` filing, `$4` read-only key: editableFiling's conditions, as one row with `ok` and `role`. */
+const EDITABLE_FILING_GUARD = `select (f.tenant_id = $1 and g.role in ('editor', 'manager') and f.filing_mode = 'managed' and not $4::boolean) as ok, g.role
+  from managed_filings f
+  left join identity_scopes s on s.scope_id = f.scope_id and s.tenant_id = $1 and s.active
+  left join identity_grants g on g.scope_id = s.scope_id and g.user_id = $2
+  where f.id = $3::uuid`;
 
 /** The UUID of a scope named in a request; 404 when it is malformed (it cannot name a visible scope). */
 export function scopeIdOf(scope: string): string {

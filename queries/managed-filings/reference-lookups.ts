@@ -4,6 +4,7 @@ import type { ListingKind } from '../../commands/scope-listings/scope-listing-en
 import { invalidRequest, type ErrorDetail } from '../../src/domain/errors';
 import type { Principal, ScopeRole } from '../../src/identity/principal';
 import { runStatement } from '../../infra/postgres/prepared';
+import type { CommandGuard } from '../../commands/command-handler';
 import { assertEditable, grantOrNotFound, scopeIdOf, type ScopeGrant } from './filing-access';
 
 export interface ArtifactRef {
@@ -22,6 +23,15 @@ type ListingRefs = Partial<Pick<FilingFields, 'companyId' | 'jurisdictionId' | '
 const LISTED = `select e.kind || ':' || e.id as key from scope_listing_entries e
   where e.scope_id = $1 and ((e.kind = 'company' and e.id = any($2::uuid[])) or (e.kind = 'jurisdiction' and e.id = any($3::uuid[]))
     or (e.kind = 'product' and e.id = any($4::uuid[])))`;
+
+/**
+ * editableScopeListing's conditions as one row with `ok` and `role`: `$1` scope id, `$2` tenant, `$3` user,
+ * `$4`-`$6` the listing ids as LISTED takes them, `$7` read-only key, `$8` the `kind:id` keys that must all be listed.
+ */
+const CREATE_GUARD = `select (g.role in ('editor', 'manager') and not $7::boolean
+    and array(${LISTED.replace('$1', 's.scope_id').replace(/\$(\d)/g, (_, n) => `$${Number(n) + 2}`)}) @> $8::text[]) as ok, g.role
+  from identity_scopes s join identity_grants g on g.scope_id = s.scope_id
+  where s.scope_id = $1 and s.tenant_id = $2 and s.active and g.user_id = $3`;
 
 /** The listing ids a filing's fields name, per listing kind, as the parameters `$2`-`$4` of LISTED take them. */
 function listingParams(f: ListingRefs): [string[], string[], string[]] {
@@ -77,6 +87,20 @@ export class ReferenceLookups {
     const grant = assertEditable(p, scope, grantOrNotFound(scope, rows[0]));
     assertListed(new Set(rows[0].listed), f);
     return grant;
+  }
+
+  /**
+   * editableScopeListing as a command guard (see CommandGuard): the grant, the role and every listing
+   * id checked inside the create's append. The guard row is the caller's role in the scope.
+   */
+  editableScopeListingGuard(p: Principal, scope: string, f: ListingRefs): CommandGuard<{ role: ScopeRole }> {
+    const [companies, jurisdictions, products] = listingParams(f);
+    const keys = [...companies.map((id) => `company:${id}`), ...jurisdictions.map((id) => `jurisdiction:${id}`), ...products.map((id) => `product:${id}`)];
+    return {
+      append: { sql: CREATE_GUARD, values: [scopeIdOf(scope), p.tenantId, p.userId, companies, jurisdictions, products, p.readOnly, keys] },
+      fromRow: (row) => ({ role: row.role as ScopeRole }),
+      check: async () => ({ role: (await this.editableScopeListing(p, scope, f)).role }),
+    };
   }
 
   /** Artifacts of one scope by id, with their current version; unknown ones (or another scope's) are absent. */

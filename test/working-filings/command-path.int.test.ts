@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CommandHandler } from '../../commands/command-handler';
+import { CommandHandler } from '../../commands/command-handler';
 import { completeFields } from '../../commands/managed-filings/filing-fields';
 import { managedFilingDecider, type ManagedFilingEvent, type ManagedFilingState } from '../../commands/managed-filings/managed-filing';
 import { StreamStateCache } from '../../commands/stream-state-cache';
@@ -72,6 +72,60 @@ describe('working filings: the command path and batched projections', () => {
     await handler.execute(managedFilingDecider, stream, { type: 'AddItem', item, now: NOW }, { metadata: {}, cache });
     await handler.execute(managedFilingDecider, stream, { type: 'PatchItem', itemId, changes: { scheduleType: null, scheduleSeqNo: null, context: undefined }, now: NOW }, { metadata: {}, cache });
     assert.deepEqual(cache.get(stream)?.state, (await handler.load(managedFilingDecider, stream)).state);
+  });
+
+  it('rule: a guard is checked inside the append; a refusal whose own check passes (the look-up changed in between) still appends once', async () => {
+    const cache = new StreamStateCache<ManagedFilingState>();
+    const filingId = await createFiling(cache);
+    const stream = `managedFiling-${filingId}`;
+    let checks = 0;
+    const guard = (allowed: boolean) => ({
+      append: { sql: `select $1::boolean as ok, 'editor' as role`, values: [allowed] },
+      fromRow: (row: Record<string, unknown>) => ({ role: String(row.role), from: 'append' }),
+      check: async () => {
+        checks++;
+        return { role: 'editor', from: 'check' };
+      },
+    });
+    const cmd = { type: 'UpdateFiling' as const, changes: { description: 'guarded' }, now: NOW };
+    const ok = await handler.execute(managedFilingDecider, stream, cmd, { metadata: {}, cache, guard: guard(true) });
+    assert.deepEqual([ok.version, ok.guard, checks], [2, { role: 'editor', from: 'append' }, 0]);
+    const refusedThenAllowed = await handler.execute(managedFilingDecider, stream, { ...cmd, changes: { description: 'again' } }, { metadata: {}, cache, guard: guard(false) });
+    assert.deepEqual([refusedThenAllowed.version, refusedThenAllowed.guard, checks], [3, { role: 'editor', from: 'check' }, 1]);
+    const denied = { ...guard(false), check: async () => Promise.reject(new Error('403 from the check')) };
+    await assert.rejects(handler.execute(managedFilingDecider, stream, { ...cmd, changes: { description: 'never' } }, { metadata: {}, cache, guard: denied }), /403 from the check/);
+    assert.equal((await handler.load(managedFilingDecider, stream)).version, 3);
+  });
+
+  it('rule: with a store that cannot check a guard in the append (EventStoreDB), the guard is checked first, once', async () => {
+    const store = Object.create(rt.store, { appendGuarded: { value: undefined } });
+    const plain = new CommandHandler(store, null, createLogger('silent'));
+    const order: string[] = [];
+    const appended = store.append.bind(store);
+    store.append = async (...args: Parameters<typeof appended>) => {
+      order.push('append');
+      return appended(...args);
+    };
+    const filingId = crypto.randomUUID();
+    const scopeId = crypto.randomUUID();
+    const r = await plain.execute(
+      managedFilingDecider,
+      `managedFiling-${filingId}`,
+      { type: 'CreateFiling', filingId, scope: `mc:${scopeId}`, scopeId, tenantId: 't1', fields, now: NOW, actor: 'u1' },
+      {
+        metadata: {},
+        newStream: true,
+        guard: {
+          append: { sql: 'select false as ok', values: [] },
+          fromRow: () => 'from the append',
+          check: async () => {
+            order.push('check');
+            return 'from the check';
+          },
+        },
+      },
+    );
+    assert.deepEqual([r.version, r.guard, order], [1, 'from the check', ['check', 'append']]);
   });
 
   /** The events as the store would hand them out: one stream, versions from 1. */
