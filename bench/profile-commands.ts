@@ -72,6 +72,7 @@ async function main() {
   await admin0.connect();
   await admin0.query(`alter system set shared_preload_libraries = 'pg_stat_statements'`);
   await admin0.query(`alter system set pg_stat_statements.track = 'all'`);
+  await admin0.query(`alter system set pg_stat_statements.track_planning = on`);
   await admin0.end();
   await pgh.stop();
   pgh = await ensureEmbeddedPostgres(dir, log);
@@ -152,7 +153,7 @@ async function main() {
     );
     const st = await admin.query(
       `select calls, total_exec_time, total_plan_time, rows, regexp_replace(query, '\\s+', ' ', 'g') as q from pg_stat_statements
-       where dbid = (select oid from pg_database where datname = 'prof') order by total_exec_time desc limit 25`,
+       where dbid = (select oid from pg_database where datname = 'prof') order by total_exec_time + total_plan_time desc limit 25`,
     );
     let sumCalls = 0;
     let sumMs = 0;
@@ -160,10 +161,10 @@ async function main() {
       sumCalls += Number(s.calls);
       sumMs += s.total_exec_time + s.total_plan_time;
     }
-    console.log(`statements (top 25): ${(sumCalls / cmds).toFixed(2)} per command, exec+plan ${(sumMs / cmds).toFixed(3)} ms per command`);
+    console.log(`statements (top 25, exec+plan ms): ${(sumCalls / cmds).toFixed(2)} per command, exec+plan ${(sumMs / cmds).toFixed(3)} ms per command`);
     for (const s of st.rows)
       console.log(
-        `  ${(Number(s.calls) / cmds).toFixed(3)}/cmd ${((s.total_exec_time + s.total_plan_time) / cmds).toFixed(3)} ms/cmd rows/call ${(Number(s.rows) / Number(s.calls)).toFixed(1)}  ${String(s.q).slice(0, 150)}`,
+        `  ${(Number(s.calls) / cmds).toFixed(3)}/cmd ${((s.total_exec_time + s.total_plan_time) / cmds).toFixed(3)} ms/cmd (plan ${(s.total_plan_time / cmds).toFixed(3)}) rows/call ${(Number(s.rows) / Number(s.calls)).toFixed(1)}  ${String(s.q).slice(0, 150)}`,
       );
     await serve.stop();
   }
