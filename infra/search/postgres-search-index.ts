@@ -504,11 +504,11 @@ export class PostgresSearchIndex implements SearchIndex {
   /**
    * A metadata sort over the large window, whose tier cap is the window plus one: scores could change which
    * of the AND tier's candidates form the window by one filing at most, so they are not computed to choose
-   * them: the window holds the AND tier's first `window` candidates in index order, then the OR tier's best
-   * by score (scored in the scan, as the OR tier's candidates are usually more than the room left). The sort
-   * decides the page; the AND tier's scores are computed, from the row found again by its ctid, only for
-   * the filings whose sort keys tie with one of the page's (the order within a tie is by score, then filing id).
-   * Scoring every candidate of a common-word query was a third of its database time.
+   * them: the window holds the AND tier's first `window` candidates in index order, then the OR tier's first
+   * ones, as many as there is room for (its best by score when a phrase is checked). The sort decides the page;
+   * scores are computed, from the row found again by its ctid, only for the filings whose sort keys tie with
+   * one of the page's (the order within a tie is by score, then filing id). Scoring every candidate of a
+   * common-word query was a third of its database time.
    */
   private windowBySort(q: SearchQuery, t: Tiers): Sql {
     const cols = sql`${lit(SORT_COLUMNS)}, f.ctid as t`;
@@ -516,18 +516,28 @@ export class PostgresSearchIndex implements SearchIndex {
     const order = keys.map((k) => `${SORT_COLUMN[k.field]} ${k.direction} nulls last`).join(', ');
     const partition = keys.map((k) => SORT_COLUMN[k.field]).join(', ');
     const c = 'filing_id, submission_date, disposition_date, state_status_changed_date, company_name, state';
+    // Without a phrase to check, the OR tier too takes its first candidates in index order, as many as the window
+    // has room for plus one (to know that more matched), unscored; with one, it is scored in the scan as under relevance.
+    const orByIndex = t.orTier && !t.inOnePage.sql;
+    const orTier = orByIndex
+      ? sql`
+      o as materialized (select * from (${t.sliced(cols, t.orCond)}) s
+                         where (select count(*) from a) < ${t.cap} and (select count(*) from sa) < ${q.window}
+                         limit (${q.window + 1} - (select count(*) from sa))),
+      so as (select o.*, null::float8 as score from o)`
+      : this.orTier(q, t);
     return sql`
       a as materialized (select * from (${t.sliced(cols, t.andCond)}) s limit ${t.cap}),
       sa as materialized (select * from (select a.*, row_number() over () as seq from a offset 0) x where true${t.inOnePage} limit ${q.window + 1}),
-      ${this.orTier(q, t)},
+      ${orTier},
       st as (select ((select count(*) from sa) + (select count(*) from so))::int as n,
                ((select count(*) from a) >= ${t.cap} or (select count(*) from o) >= ${t.cap}) as capped),
-      w as ((select ${lit(c)}, t, null::float8 as score from sa order by seq limit ${q.window})
-            union all (select ${lit(c)}, null::tid, score from so order by score desc, filing_id
+      w as ((select ${lit(c)}, t, 1 as bonus, null::float8 as score from sa order by seq limit ${q.window})
+            union all (select ${lit(c)}, ${lit(orByIndex ? 't' : 'null::tid')}, 0, score from so order by score desc nulls last, filing_id
                        limit greatest(0, ${q.window} - (select count(*) from sa)))),
       g as (select w.*, rank() over (order by ${lit(order)}) - 1 as gs, count(*) over (partition by ${lit(partition)}) as gn from w),
       h as materialized (
-        select ${lit(c)}, gs, coalesce(score, (select r.rk / (r.rk + r.len) + 1 + ${lit(INTENT_WEIGHT)} * (r.ri / (r.ri + r.len)) + r.meta
+        select ${lit(c)}, gs, coalesce(score, (select r.rk / (r.rk + r.len) + g.bonus + ${lit(INTENT_WEIGHT)} * (r.ri / (r.ri + r.len)) + r.meta
                                               from (select ${t.ranks} from search_filings f where f.ctid = g.t offset 0) r)) as score
         from g where g.gs < ${q.offset + q.limit} and g.gs + g.gn > ${q.offset}),
       pg as (select * from (select h.filing_id, h.score, (select min(gs) from h) + row_number() over (order by ${lit(this.orderSql(q.sort))}) - 1 as ord from h) y

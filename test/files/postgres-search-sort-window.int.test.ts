@@ -100,3 +100,59 @@ describe('PostgresSearchIndex: a metadata sort over the candidate window', funct
     assert.ok(page.hits.every((h) => filings.findIndex((f) => f.filing.id === h.filing.id) < 30));
   });
 });
+
+describe('PostgresSearchIndex: a metadata sort over a full window', function () {
+  this.timeout(120_000);
+  let knex: Knex;
+  let index: PostgresSearchIndex;
+  const t = (n: string) => n;
+  const one = (text: string, i: number): IndexedFiling => ({
+    filing: aFiling({ submissionDate: `2024-01-${String(1 + (i % 28)).padStart(2, '0')}` }),
+    version: 1,
+    documents: [{ fileId: crypto.randomUUID(), name: 'Rules.pdf', versionId: null, textRevision: 'r1', pages: [{ page: 1, text }] }],
+  });
+  // 1,190 filings hold both words, 15 only granite, 20 only basalt: granite alone overflows the window (1,200).
+  const filings = [
+    ...Array.from({ length: 1190 }, (_, i) => one('basalt and granite', i)),
+    ...Array.from({ length: 15 }, (_, i) => one('granite only', i)),
+    ...Array.from({ length: 20 }, (_, i) => one('basalt only', i)),
+  ];
+  const query = (text: string, offset: number, sort: SortKey[] = [{ field: 'submissionDate', direction: 'desc' }]) =>
+    buildSearchQuery({ query: text, dataScope: 'all', sort, limit: 200 }, { canViewSerff: true }, { offset });
+
+  before(async () => {
+    knex = knexFactory({ client: 'pg', connection: await freshDatabaseUrl(), pool: { min: 0, max: 2 } });
+    index = new PostgresSearchIndex(knex);
+    await knex.transaction((trx) => index.createSchema(trx, t));
+    await knex.transaction((trx) => index.upsert({ trx, table: t }, filings));
+  });
+  after(() => knex?.destroy());
+
+  async function window(text: string, sort?: SortKey[]): Promise<{ ids: string[]; exhaustive: boolean[] }> {
+    const ids: string[] = [];
+    const exhaustive: boolean[] = [];
+    for (let offset = 0; offset < 1400; offset += 200) {
+      const page = await index.search(query(text, offset, sort));
+      assert.equal(page.candidates, 1200);
+      ids.push(...page.hits.map((h) => h.filing.id));
+      exhaustive.push(page.exhaustive);
+    }
+    return { ids, exhaustive };
+  }
+
+  it('rule: a capped AND tier fills the window (1,200 distinct filings) and is not exhaustive', async () => {
+    const w = await window('granite');
+    assert.equal(new Set(w.ids).size, 1200);
+    assert.ok(w.exhaustive.every((x) => x === false));
+  });
+
+  it('rule: the OR tier fills only the room the AND tier leaves, and more matches make the result non-exhaustive', async () => {
+    for (const sort of [[{ field: 'submissionDate', direction: 'desc' }], [{ field: 'relevance', direction: 'desc' }]] as SortKey[][]) {
+      const w = await window('basalt granite', sort);
+      assert.equal(new Set(w.ids).size, 1200);
+      const both = new Set(filings.slice(0, 1190).map((f) => f.filing.id));
+      assert.equal(w.ids.filter((id) => both.has(id)).length, 1190, `every AND-tier filing is in the window (${sort[0].field})`);
+      assert.ok(w.exhaustive.every((x) => x === false));
+    }
+  });
+});
