@@ -47,6 +47,9 @@ async function main(): Promise<void> {
   try {
     const pid = Number((await knex.raw('select pg_backend_pid() as p')).rows[0].p);
     const index = new PostgresSearchIndex(knex);
+    // A statement Postgres keeps planning anew (custom plans past the first 5) pays its planning on every run.
+    const customPlans = async () =>
+      Number((await knex.raw(`select coalesce(sum(custom_plans), 0)::int as n from pg_prepared_statements where statement like '%serial_only%'`)).rows[0].n);
     for (const passages of passageModes) {
       for (const [k, body] of QUERIES.entries()) {
         if (only && !only.includes(k)) continue;
@@ -62,6 +65,7 @@ async function main(): Promise<void> {
         let pgTicks = 0;
         let nodeUs = 0;
         let page = await one();
+        const customBefore = await customPlans();
         for (let i = 0; i < runs; i++) {
           const t0 = process.hrtime.bigint();
           const c0 = process.cpuUsage();
@@ -77,6 +81,8 @@ async function main(): Promise<void> {
           `#${k} ${passages ? 'P' : '-'} ${JSON.stringify(body.query).padEnd(36)} wall ${(wall / runs).toFixed(1).padStart(6)} ms, pg cpu ${((pgTicks * 1000) / CLK_TCK / runs).toFixed(1).padStart(5)} ms, node cpu ${(nodeUs / 1000 / runs).toFixed(1).padStart(5)} ms, ` +
             `${page.candidates} candidates, exhaustive ${page.exhaustive}, ${page.hits.length} hits, ${sent.length} statements`,
         );
+        const customAfter = await customPlans();
+        if (customAfter - customBefore >= runs) console.log(`   the main statement was planned anew on every run (custom plans)`);
         if (dumpDir) fs.writeFileSync(path.join(dumpDir, `q${k}${passages ? 'p' : ''}.json`), JSON.stringify(sent));
         if (explain) {
           const main = sent.find((s) => s.text.includes('serial_only'))!;
