@@ -2,14 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { ensureEmbeddedPostgres } from '../../infra/postgres/embedded';
-import { ROW_TARGET, SLICES, SUMMARY_LENGTH_SQL, sliceOf } from '../../infra/search/postgres-search-index';
+import { FILTER_MARKS_SQL, ROW_TARGET, SLICES, SUMMARY_LENGTH_SQL, sliceOf } from '../../infra/search/postgres-search-index';
 import { createLogger } from '../../src/logger';
 
 /**
- * Moves a kept benchmark corpus from Postgres search schema 1 or 2 to 3 in place, with SQL over the stored
+ * Moves a kept benchmark corpus from Postgres search schema 1, 2 or 3 to 4 in place, with SQL over the stored
  * rows (a reload through the projector takes 30+ minutes). 1 → 2: rows kept uncompressed up to ROW_TARGET,
- * and the summary's length stored for scoring; 2 → 3: the summary index split into SLICES partial indexes.
- * Only the search tables change; the marker is bumped after each step.
+ * and the summary's length stored for scoring; 2 → 3: the summary index split into SLICES partial indexes;
+ * 3 → 4: filter marks (state, recent) added to every summary (~5 minutes at 100,000 filings).
+ * Only the search tables change; the marker is bumped after each step (1 → 2, then to 4).
  * Usage: npx tsx bench/support/search-migrate.ts [dataDir] [filings]
  */
 async function main(): Promise<void> {
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
   const filings = Number(process.argv[3] ?? 100_000);
   const markerFile = path.join(dataDir, `postgres-${filings}.json`);
   const marker = JSON.parse(fs.readFileSync(markerFile, 'utf8')) as { schema: string };
-  if (!['postgres-search-1', 'postgres-search-2'].includes(marker.schema)) throw new Error(`${markerFile}: schema ${marker.schema}, expected postgres-search-1 or 2`);
+  if (!['postgres-search-1', 'postgres-search-2', 'postgres-search-3'].includes(marker.schema)) throw new Error(`${markerFile}: schema ${marker.schema}, expected postgres-search-1, 2 or 3`);
   const mark = (schema: string) => {
     fs.writeFileSync(markerFile, JSON.stringify({ ...marker, schema, migratedAt: new Date().toISOString() }, null, 2) + '\n');
     console.log(`marker ${markerFile} now ${schema}`);
@@ -36,13 +37,19 @@ async function main(): Promise<void> {
     await c.query(`set maintenance_work_mem = '512MB'`);
     if (marker.schema === 'postgres-search-1') await toUncompressedRows(step, mark);
     // The same index names as createSchema gives a fresh table (search_filings_doc_tsv_idx, ..._idx1, ...).
-    await step('drop the whole-table summary index (schema 2)', 'drop index if exists search_filings_doc_tsv_idx');
-    for (let k = 0; k < SLICES; k++) {
-      await step(`slice ${k}`, `create index on search_filings using gin (doc_tsv) where ${sliceOf('filing_id')} = ${k}`);
+    const sliceNames = Array.from({ length: SLICES }, (_, k) => `search_filings_doc_tsv_idx${k ? k : ''}`);
+    await step('drop the summary indexes', `drop index if exists ${sliceNames.join(', ')}`);
+    if (marker.schema !== 'postgres-search-3') {
+      await step('slice statistics', `create statistics if not exists search_filings_expr_stat on (${sliceOf('filing_id')}) from search_filings`);
     }
-    await step('slice statistics', `create statistics if not exists search_filings_expr_stat on (${sliceOf('filing_id')}) from search_filings`);
+    await step('filter marks', `update search_filings f set doc_tsv = f.doc_tsv || ${FILTER_MARKS_SQL('f')}`);
+    // The update wrote a second copy of every row (a summary fills most of a heap page): rewrite the table compactly.
+    await step('vacuum full', 'vacuum full search_filings');
+    for (let k = 0; k < SLICES; k++) {
+      await step(`slice ${k}`, `create index ${sliceNames[k]} on search_filings using gin (doc_tsv) where ${sliceOf('filing_id')} = ${k}`);
+    }
     await step('analyze', 'analyze search_filings');
-    mark('postgres-search-3');
+    mark('postgres-search-4');
   } finally {
     await c.end();
     await handle.stop();

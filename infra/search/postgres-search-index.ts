@@ -48,6 +48,22 @@ export const SUMMARY_LENGTH_SQL = (v: string) => `(select coalesce(sum(greatest(
  */
 export const SLICES = 8;
 export const sliceOf = (idColumn: string) => `(get_byte(uuid_send(${idColumn}), 15) & ${SLICES - 1})`;
+/**
+ * Filter marks: lexemes added to a filing's summary for the filters most searches carry (its state, and
+ * whether dataScope `recent` holds it), so the summary index applies them in the same scan as the words and
+ * only filings that pass are read from the heap. With the filter as a column condition beside the index,
+ * a common word under a one-state filter read five to ten rows for every candidate kept. A mark holds a space,
+ * which no lexeme parsed from text can (the parser splits at spaces), and carries no position: it never
+ * matches a keyword and adds nothing to a rank (doc_len is the length without the marks).
+ */
+const STATE_MARK = 'state ';
+const RECENT_MARK = 'scope recent';
+/** The marks of the row `f` as a tsvector; dataScope `recent` is `submission_date >= RECENT_FROM` or no date. */
+export const FILTER_MARKS_SQL = (f: string) =>
+  `array_to_tsvector(array_remove(array['${STATE_MARK}' || ${f}.state, case when coalesce(${f}.submission_date, 'infinity') >= '${RECENT_FROM}' then '${RECENT_MARK}' end], null))`;
+/** A lexeme in tsquery text form. */
+const lexeme = (x: string) => `'${x.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
 /** Past this many characters of text a filing's summary keeps one occurrence per word (a tsvector value is limited to 1 MB). */
 const SUMMARY_WIDE_CHARS = 500_000;
 
@@ -154,6 +170,54 @@ interface TsQueries {
 
 /** Columns a candidate carries: what sorting the window needs, without reading the record. */
 const SORT_COLUMNS = 'f.filing_id, f.submission_date, f.disposition_date, f.state_status_changed_date, f.company_name, f.state';
+/** The candidate column each sort field orders by. */
+const SORT_COLUMN: Record<SortKey['field'], string> = {
+  relevance: 'score',
+  submissionDate: 'submission_date',
+  dispositionDate: 'disposition_date',
+  stateStatusChangedDate: 'state_status_changed_date',
+  companyName: 'company_name',
+  state: 'state',
+};
+/** The sort keys before the first relevance key: what orders the window without any score. */
+const leadingMetadataKeys = (sort: SortKey[]): SortKey[] => {
+  const i = sort.findIndex((k) => k.field === 'relevance');
+  return i < 0 ? sort : sort.slice(0, i);
+};
+/**
+ * Whether the sort, not the scores, decides the window: a metadata sort comes first and the tier cap is
+ * the window plus one (the large window), so scoring could change the window's filings by one at most.
+ */
+const sortDecidesWindow = (q: SearchQuery): boolean => leadingMetadataKeys(q.sort).length > 0 && capFor(q.window) === q.window + 1;
+
+/** A filter the filter marks apply exactly (the state mark is the row's state column, both upper case). */
+const isMarked = (f: IndexFilter): boolean => f.kind === 'in' && f.field === 'state';
+
+/**
+ * The filter marks a text query's summary match must also hold: the index applies these filters with the
+ * words. The state filter is then left out of the conditions (`isMarked`); dataScope stays as a condition too.
+ */
+function filterMarks(q: SearchQuery): string[] {
+  const out: string[] = [];
+  if (q.dataScope === 'recent') out.push(lexeme(RECENT_MARK));
+  if (q.dataScope === 'historical') out.push(`!${lexeme(RECENT_MARK)}`);
+  for (const f of q.filters) if (isMarked(f) && f.kind === 'in') out.push(f.values.map((v) => lexeme(STATE_MARK + v.toUpperCase())).join(' | '));
+  return out;
+}
+
+/** The pieces of a text query's tiers that both ways of cutting the window share. */
+interface Tiers {
+  /** The raw ranks of a summary row `f`: rk, ri, len, meta. */
+  ranks: Sql;
+  /** A candidate's sort columns and raw ranks. */
+  scoredCols: Sql;
+  orTier: boolean;
+  cap: Sql;
+  sliced(cols: Sql, cond: Sql): Sql;
+  andCond: Sql;
+  orCond: Sql;
+  inOnePage: Sql;
+}
 
 /**
  * SearchIndex on Postgres full-text search.
@@ -169,10 +233,10 @@ export class PostgresSearchIndex implements SearchIndex {
   readonly tables = ['search_filings', 'search_pages'];
   /**
    * 1: the filing summary vector (projector version 2); 2: rows uncompressed up to ROW_TARGET and the
-   * summary's length stored (doc_len); 3: the summary index in SLICES partial indexes. The projection rebuilds
-   * into the new tables.
+   * summary's length stored (doc_len); 3: the summary index in SLICES partial indexes; 4: filter marks in the
+   * summary. The projection rebuilds into the new tables.
    */
-  readonly schemaVersion = 3;
+  readonly schemaVersion = 4;
 
   /** The tsqueries of recent request texts: parsing is deterministic for the configuration, and a round trip saved per search. */
   private readonly parsed = new Map<string, TsQueries>();
@@ -272,13 +336,18 @@ export class PostgresSearchIndex implements SearchIndex {
     await trx(t('search_filings')).whereIn('filing_id', filingIds).delete();
   }
 
-  private filterSql(q: SearchQuery): Sql {
+  /**
+   * The filters as conditions on `f`. `marked`: leave out those the tsquery's filter marks already apply
+   * (a text query's): with `state = any($n)` in the statement, Postgres found custom plans (planned anew on every
+   * run, 8-15 ms of planning) cheaper than the generic one for a state-filtered query.
+   */
+  private filterSql(q: SearchQuery, marked = false): Sql {
     const parts: Sql[] = [lit('true')];
     // Written so that the date index is not used: most filings are recent, and a bitmap of them cost more than the text match.
     if (q.dataScope === 'recent') parts.push(lit(`coalesce(f.submission_date, 'infinity') >= '${RECENT_FROM}'`));
     if (q.dataScope === 'historical') parts.push(lit(`f.submission_date < '${RECENT_FROM}'`));
     if (q.excludedSources.length) parts.push(sql`f.source <> all(${q.excludedSources}::text[])`);
-    for (const flt of q.filters) parts.push(...this.filterPart(flt));
+    for (const flt of q.filters) if (!(marked && isMarked(flt))) parts.push(...this.filterPart(flt));
     if (q.reference) {
       const value = q.reference.value.replace(/[%_\\]/g, '');
       parts.push(q.reference.mode === 'exact' ? sql`(f.source = ${q.reference.source} and f.reference_key = upper(${value}))` : sql`(f.source = ${q.reference.source} and f.reference_key like upper(${value}) || '%')`);
@@ -330,15 +399,7 @@ export class PostgresSearchIndex implements SearchIndex {
 
   /** ORDER BY of the window's sort, on the candidate columns; ties by relevance, then filing id. */
   private orderSql(sort: SortKey[]): string {
-    const col: Record<string, string> = {
-      relevance: 'score',
-      submissionDate: 'submission_date',
-      dispositionDate: 'disposition_date',
-      stateStatusChangedDate: 'state_status_changed_date',
-      companyName: 'company_name',
-      state: 'state',
-    };
-    return [...sort.map((k) => `${col[k.field]} ${k.direction} nulls last`), 'score desc', 'filing_id asc'].join(', ');
+    return [...sort.map((k) => `${SORT_COLUMN[k.field]} ${k.direction} nulls last`), 'score desc', 'filing_id asc'].join(', ');
   }
 
   async search(q: SearchQuery): Promise<SearchPage> {
@@ -346,7 +407,7 @@ export class PostgresSearchIndex implements SearchIndex {
     if (q.reference) return this.filterOnly(q, filter);
     const ts = await this.tsqueries(q);
     if (!(ts.or || ts.phrases.length)) return this.filterOnly(q, filter);
-    return this.textual(q, filter, ts);
+    return this.textual(q, this.filterSql(q, true), ts);
   }
 
   /** A tracking-number query or a query without searchable words: the filters select, newest first. */
@@ -370,8 +431,9 @@ export class PostgresSearchIndex implements SearchIndex {
   private textual(q: SearchQuery, filter: Sql, ts: TsQueries): Promise<SearchPage> {
     const tsq = (x: string) => sql`${x}::tsquery`;
     const all = (xs: string[]) => xs.map((x) => `(${x})`).join(' & ');
-    const andWords = all([...(ts.and ? [ts.and] : []), ...ts.phraseWords]);
-    const orWords = all([...(ts.or ? [ts.or] : []), ...ts.phraseWords]);
+    const marks = filterMarks(q);
+    const andWords = all([...(ts.and ? [ts.and] : []), ...ts.phraseWords, ...marks]);
+    const orWords = all([...(ts.or ? [ts.or] : []), ...ts.phraseWords, ...marks]);
     const rankQ = ts.or ?? ts.phraseWords.map((x) => `(${x})`).join(' | ').replace(/ & /g, ' | ');
     // A phrase must occur within one page: checked on the pages of a candidate whose summary holds its words,
     // in score order and only until the window is full (a common phrase costs window + 1 checks, not one per candidate).
@@ -387,33 +449,15 @@ export class PostgresSearchIndex implements SearchIndex {
               then ${lit(META_WEIGHT)} * (ts_rank_cd(f.meta_tsv, ${tsq(ts.or)}, ${lit(NORM)}) + (case when f.meta_tsv @@ ${tsq(ts.and ?? ts.or)} then 1 else 0 end))
               else 0 end`
       : lit('0');
-    const cols = sql`${lit(SORT_COLUMNS)}, ts_rank(f.doc_tsv, ${tsq(rankQ)}, 0) as rk, ${intentRank} as ri, ln(greatest(f.doc_len, 1) + 1::float8) / ln(2::float8) as len, ${meta} as meta`;
+    const ranks = sql`ts_rank(f.doc_tsv, ${tsq(rankQ)}, 0) as rk, ${intentRank} as ri, ln(greatest(f.doc_len, 1) + 1::float8) / ln(2::float8) as len, ${meta} as meta`;
     const orTier = ts.or !== null && ts.or !== ts.and;
-    const norm = (r: string) => `(c.${r} / (c.${r} + c.len))`;
-    // The best window + 1 of a tier's candidates that pass the phrase check (`offset 0` keeps the check after the sort).
-    const scored = (from: string, bonus: number) => sql`
-      select * from (select c.filing_id, c.submission_date, c.disposition_date, c.state_status_changed_date, c.company_name, c.state,
-                       ${lit(norm('rk'))} + ${lit(bonus)} + ${lit(INTENT_WEIGHT)} * ${lit(norm('ri'))} + c.meta as score
-                     from ${lit(from)} c order by score desc, filing_id offset 0) x
-      where true${inOnePage} limit ${q.window + 1}`;
     const cap = lit(capFor(q.window));
     // Tier 2 leaves out tier 1's filings by id: testing `not (doc_tsv @@ and)` would read every summary.
     // The slices in order, each a partial index scan; `limit` stops before the next slice once a tier has its candidates.
-    const sliced = (cond: Sql) =>
+    const sliced = (cols: Sql, cond: Sql) =>
       join(Array.from({ length: SLICES }, (_, k) => sql`(select ${cols} from search_filings f where ${lit(sliceOf('f.filing_id'))} = ${lit(k)} and ${cond})`), ' union all ');
-    const candidates = sql`
-      a as materialized (select * from (${sliced(sql`f.doc_tsv @@ ${tsq(andWords)} and ${filter}`)}) s limit ${cap}),
-      sa as materialized (${scored('a', 1)}),
-      o as materialized (${
-        orTier
-          ? sql`select * from (${sliced(sql`f.doc_tsv @@ ${tsq(orWords)} and f.filing_id not in (select a.filing_id from a) and ${filter}`)}) s
-                where (select count(*) from a) < ${cap} and (select count(*) from sa) < ${q.window} limit ${cap}`
-          : sql`select ${cols} from search_filings f where false`
-      }),
-      so as materialized (${scored('o', 0)}),
-      c as (select * from sa union all select * from so),
-      st as (select (select count(*) from c)::int as n, ((select count(*) from a) >= ${cap} or (select count(*) from o) >= ${cap}) as capped),
-      w as (select * from c order by score desc, filing_id limit ${q.window})`;
+    const andCond = sql`f.doc_tsv @@ ${tsq(andWords)} and ${filter}`;
+    const orCond = sql`f.doc_tsv @@ ${tsq(orWords)} and f.filing_id not in (select a.filing_id from a) and ${filter}`;
     // Which files matched, for the returned filings only: pages holding any keyword (and every phrase), best page first.
     const pageSel = all([...(ts.or ? [ts.or] : []), ...ts.phrases]);
     const andBonus = ts.and ? sql` + (case when p.tsv @@ ${tsq(ts.and)} then 1 else 0 end)` : lit('');
@@ -425,19 +469,102 @@ export class PostgresSearchIndex implements SearchIndex {
       select jsonb_agg(jsonb_build_object('fileId', h.file_id, 'name', h.file_name, 'versionId', h.version_id) order by h.r desc, h.file_id) as matches
       from (select p.file_id, p.file_name, p.version_id, max(ts_rank_cd(p.tsv, ${tsq(rankQ)}, ${lit(NORM)})${andBonus}${intentP}) as r
             from search_pages p where p.filing_id = pg.filing_id and p.tsv @@ ${tsq(pageSel)} group by 1, 2, 3) h`;
-    return this.run(q, candidates, matches);
+    const tiers = { ranks, scoredCols: sql`${lit(SORT_COLUMNS)}, ${ranks}`, orTier, cap, sliced, andCond, orCond, inOnePage };
+    return sortDecidesWindow(q) ? this.run(q, this.windowBySort(q, tiers), matches, true) : this.run(q, this.windowByScore(q, tiers), matches, false);
+  }
+
+  /**
+   * Relevance first: every candidate is scored in the scan that finds it, and the window is the best `window`
+   * of the tiers' candidates by score.
+   */
+  private windowByScore(q: SearchQuery, t: Tiers): Sql {
+    return sql`
+      a as materialized (select * from (${t.sliced(t.scoredCols, t.andCond)}) s limit ${t.cap}),
+      sa as materialized (${this.bestOf(q, t, 'a', 1)}),
+      ${this.orTier(q, t)},
+      c as (select * from sa union all select * from so),
+      st as (select (select count(*) from c)::int as n, ((select count(*) from a) >= ${t.cap} or (select count(*) from o) >= ${t.cap}) as capped),
+      w as (select * from c order by score desc, filing_id limit ${q.window})`;
+  }
+
+  /** The best window + 1 of a tier's candidates (scored in the scan) that pass the phrase check (`offset 0` keeps the check after the sort). */
+  private bestOf(q: SearchQuery, t: Tiers, from: string, bonus: number): Sql {
+    const norm = (r: string) => `(c.${r} / (c.${r} + c.len))`;
+    return sql`
+      select * from (select c.filing_id, c.submission_date, c.disposition_date, c.state_status_changed_date, c.company_name, c.state,
+                       ${lit(norm('rk'))} + ${lit(bonus)} + ${lit(INTENT_WEIGHT)} * ${lit(norm('ri'))} + c.meta as score
+                     from ${lit(from)} c order by score desc, filing_id offset 0) x
+      where true${t.inOnePage} limit ${q.window + 1}`;
+  }
+
+  /** Tier 2 (`o`, scored into `so`), only when tier 1 (`a`, `sa`) leaves the window short and was not capped. */
+  private orTier(q: SearchQuery, t: Tiers): Sql {
+    return sql`
+      o as materialized (${
+        t.orTier
+          ? sql`select * from (${t.sliced(t.scoredCols, t.orCond)}) s
+                where (select count(*) from a) < ${t.cap} and (select count(*) from sa) < ${q.window} limit ${t.cap}`
+          : sql`select ${t.scoredCols} from search_filings f where false`
+      }),
+      so as materialized (${this.bestOf(q, t, 'o', 0)})`;
+  }
+
+  /**
+   * A metadata sort over the large window, whose tier cap is the window plus one: scores could change which
+   * of the AND tier's candidates form the window by one filing at most, so they are not computed to choose
+   * them: the window holds the AND tier's first `window` candidates in index order, then the OR tier's first
+   * ones, as many as there is room for (its best by score when a phrase is checked). The sort decides the page;
+   * scores are computed, from the row found again by its ctid, only for the filings whose sort keys tie with
+   * one of the page's (the order within a tie is by score, then filing id). Scoring every candidate of a
+   * common-word query was a third of its database time.
+   */
+  private windowBySort(q: SearchQuery, t: Tiers): Sql {
+    const cols = sql`${lit(SORT_COLUMNS)}, f.ctid as t`;
+    const keys = leadingMetadataKeys(q.sort);
+    const order = keys.map((k) => `${SORT_COLUMN[k.field]} ${k.direction} nulls last`).join(', ');
+    const partition = keys.map((k) => SORT_COLUMN[k.field]).join(', ');
+    const c = 'filing_id, submission_date, disposition_date, state_status_changed_date, company_name, state';
+    // Without a phrase to check, the OR tier too takes its first candidates in index order, as many as the window
+    // has room for plus one (to know that more matched), unscored; with one, it is scored in the scan as under relevance.
+    const orByIndex = t.orTier && !t.inOnePage.sql;
+    const orTier = orByIndex
+      ? sql`
+      o as materialized (select * from (${t.sliced(cols, t.orCond)}) s
+                         where (select count(*) from a) < ${t.cap} and (select count(*) from sa) < ${q.window}
+                         limit (${q.window + 1} - (select count(*) from sa))),
+      so as (select o.*, null::float8 as score from o)`
+      : this.orTier(q, t);
+    return sql`
+      a as materialized (select * from (${t.sliced(cols, t.andCond)}) s limit ${t.cap}),
+      sa as materialized (select * from (select a.*, row_number() over () as seq from a offset 0) x where true${t.inOnePage} limit ${q.window + 1}),
+      ${orTier},
+      st as (select ((select count(*) from sa) + (select count(*) from so))::int as n,
+               ((select count(*) from a) >= ${t.cap} or (select count(*) from o) >= ${t.cap}) as capped),
+      w as ((select ${lit(c)}, t, 1 as bonus, null::float8 as score from sa order by seq limit ${q.window})
+            union all (select ${lit(c)}, ${lit(orByIndex ? 't' : 'null::tid')}, 0, score from so order by score desc nulls last, filing_id
+                       limit greatest(0, ${q.window} - (select count(*) from sa)))),
+      g as (select w.*, rank() over (order by ${lit(order)}) - 1 as gs, count(*) over (partition by ${lit(partition)}) as gn from w),
+      h as materialized (
+        select ${lit(c)}, gs, coalesce(score, (select r.rk / (r.rk + r.len) + g.bonus + ${lit(INTENT_WEIGHT)} * (r.ri / (r.ri + r.len)) + r.meta
+                                              from (select ${t.ranks} from search_filings f where f.ctid = g.t offset 0) r)) as score
+        from g where g.gs < ${q.offset + q.limit} and g.gs + g.gn > ${q.offset}),
+      pg as (select * from (select h.filing_id, h.score, (select min(gs) from h) + row_number() over (order by ${lit(this.orderSql(q.sort))}) - 1 as ord from h) y
+             where y.ord >= ${q.offset} order by y.ord limit ${q.limit})`;
   }
 
   /**
    * One round trip: the candidates (`c`, scored into `s`), the window `w` cut from them, sorted,
-   * the page cut from it; records (and matches) are read for the page's filings only.
+   * the page `pg` cut from it (or already cut by the candidates, `pageCut`); records (and matches) are read for the page's filings only.
    * Always one row at least, so the counts arrive with an empty page too.
    */
-  private async run(q: SearchQuery, candidates: Sql, matches: Sql | null): Promise<SearchPage> {
-    const query = sql`
-      with ${candidates},
+  private async run(q: SearchQuery, candidates: Sql, matches: Sql | null, pageCut = false): Promise<SearchPage> {
+    const page = pageCut
+      ? lit('')
+      : sql`,
       pg as (select w.filing_id, w.score, row_number() over (order by ${lit(this.orderSql(q.sort))}) as ord from w
-             order by ord offset ${q.offset} limit ${q.limit})
+             order by ord offset ${q.offset} limit ${q.limit})`;
+    const query = sql`
+      with ${candidates}${page}
       select st.n, st.capped, x.filing_id, x.score, x.record, x.matches, ${lit(SERIAL_ONLY)} from st left join lateral (
         select pg.filing_id, pg.score, pg.ord, f.record, ${matches ? lit('m.matches') : lit('null::jsonb as matches')}
         from pg join search_filings f on f.filing_id = pg.filing_id
@@ -511,7 +638,7 @@ export async function summarize(trx: Knex.Transaction | Knex, t: (logical: strin
            chr(39) || replace(replace(lexeme, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39) || ':1' || w || (array[${more}])[k],
            ' ')::tsvector as v
        from lex group by filing_id)
-     update ${t('search_filings')} f set doc_tsv = coalesce(sv.v, ''), doc_len = coalesce(${SUMMARY_LENGTH_SQL('sv.v')}, 0) from unnest(?::uuid[]) as i(id) left join sv on sv.filing_id = i.id
+     update ${t('search_filings')} f set doc_tsv = coalesce(sv.v, '') || ${FILTER_MARKS_SQL('f')}, doc_len = coalesce(${SUMMARY_LENGTH_SQL('sv.v')}, 0) from unnest(?::uuid[]) as i(id) left join sv on sv.filing_id = i.id
      where f.filing_id = i.id`,
     [filingIds, filingIds, wide, filingIds],
   );

@@ -59,7 +59,7 @@ describe('PostgresSearchIndex: filing summary vector and page rows', function ()
     assert.deepEqual((await search({ query: 'tundra' })).hits.map((h) => h.filing.id), [split.filing.id]);
   });
 
-  it('a summary of a few pages is kept in the row uncompressed, with the length ts_rank normalizes by', async () => {
+  it('a summary of a few pages is kept in the row uncompressed, with the length ts_rank normalizes by (filter marks left out)', async () => {
     const words = Array.from({ length: 250 }, (_, i) => `term${i} filler${i % 37}`).join(' ');
     const wide = { filing: aFiling(), version: 1, documents: [doc('Wide.pdf', [words, `${words} again`])] };
     await write([wide]);
@@ -67,7 +67,7 @@ describe('PostgresSearchIndex: filing summary vector and page rows', function ()
       await knex.raw(
         `select pg_column_compression(doc_tsv) as compression, pg_column_size(doc_tsv) as size, doc_len,
            (select pg_relation_size(reltoastrelid) from pg_class where relname = 'search_filings') as toast,
-           ts_rank(doc_tsv, q, 1) as normalized, ts_rank(doc_tsv, q, 0) / (ln(doc_len + 1) / ln(2)) as from_len
+           ts_rank(ts_delete(doc_tsv, array['state FL', 'scope recent']), q, 1) as normalized, ts_rank(doc_tsv, q, 0) / (ln(doc_len + 1) / ln(2)) as from_len
          from search_filings, to_tsquery('english', 'term5 | filler3') q where filing_id = ?`,
         [wide.filing.id],
       )
@@ -77,6 +77,20 @@ describe('PostgresSearchIndex: filing summary vector and page rows', function ()
     assert.equal(row.compression, null);
     assert.equal(Number(row.toast), 0);
     assert.ok(Math.abs(row.normalized - row.from_len) < 1e-6, `${row.normalized} vs ${row.from_len}`);
+  });
+
+  it('rule: state and dataScope filters hold through the filter marks, which follow a newer version and never match a word', async () => {
+    const moving = { filing: aFiling({ state: 'OK', submissionDate: '2016-05-01' }), version: 1, documents: [doc('Plan.pdf', ['pumice schedule'])] };
+    await write([moving]);
+    const found = (body: Partial<SearchBody>) => search({ query: 'pumice', ...body }).then((p) => p.hits.map((h) => h.filing.id));
+    assert.deepEqual(await found({ filters: [{ field: 'state', operator: 'in', value: ['tx', 'ok'] }], dataScope: 'historical' }), [moving.filing.id]);
+    assert.deepEqual(await found({ filters: [{ field: 'state', operator: 'eq', value: 'OK' }], dataScope: 'recent' }), []);
+    await write([{ ...moving, version: 2, filing: { ...moving.filing, state: 'TX', submissionDate: null } }]);
+    assert.deepEqual(await found({ filters: [{ field: 'state', operator: 'eq', value: 'OK' }] }), []);
+    assert.deepEqual(await found({ filters: [{ field: 'state', operator: 'eq', value: 'TX' }], dataScope: 'recent' }), [moving.filing.id]);
+    assert.deepEqual(await found({ dataScope: 'historical' }), []);
+    // A mark holds a space: the words of one never select a filing whose text lacks them.
+    assert.deepEqual((await search({ query: 'state scope recent' })).hits, []);
   });
 
   it('passages come from a window of the page around its first match, with the matched words', async () => {
