@@ -4,6 +4,7 @@ import path from 'node:path';
 import client, { Gauge, collectDefaultMetrics } from 'prom-client';
 import { answerClientErrorsAsJson } from './http/client-errors';
 import { createApp } from './http/app';
+import { createAppServer } from './http/app-server';
 import type { RouteModule, RouteSpec } from './http/route';
 import type { Runtime } from './runtime';
 import { TOKENS } from './tokens';
@@ -116,7 +117,7 @@ export async function startServer(rt: Runtime, opts: { port: number; host: strin
   if (opts.role === 'all' || opts.role === 'indexer') await startBusWorkers(rt);
   if (opts.role !== 'all' && opts.role !== 'api') return { server: null, url: null };
   const app = buildApp(rt);
-  const server = http.createServer(app);
+  const server = createAppServer(app);
   server.keepAliveTimeout = 65_000;
   answerClientErrorsAsJson(server);
   await new Promise<void>((resolve, reject) => {

@@ -8,17 +8,22 @@ export interface PacedResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** p99 of the generator's own lateness (a late timer tick, its own pauses), which is not counted in p50/p99. */
+  lateP99?: number;
 }
 
 /** One keep-alive connection that sends a prebuilt GET and reads answers framed by Content-Length. */
 class Connection {
   private buf: Buffer = Buffer.alloc(0);
   private onAnswer: ((status: number) => void) | null = null;
+  /** When the last answer was read: from then on the connection could have carried the next request. */
+  freeAt = 0;
   readonly socket: net.Socket;
 
   constructor(host: string, port: number, private readonly onError: () => void) {
     this.socket = net.connect({ host, port, noDelay: true });
     this.socket.on('data', (d) => this.read(d));
+    this.socket.once('connect', () => (this.freeAt = performance.now()));
     this.socket.on('error', () => this.fail());
     this.socket.on('close', () => this.fail());
   }
@@ -42,6 +47,7 @@ class Connection {
     this.buf = this.buf.subarray(end + 4 + length);
     const answer = this.onAnswer;
     this.onAnswer = null;
+    this.freeAt = performance.now();
     answer?.(Number(head.slice(9, 12)));
   }
 
@@ -56,7 +62,9 @@ class Connection {
 /**
  * GET requests sent evenly at a fixed rate over `connections` keep-alive connections, each latency
  * counted from the moment the request was due (a server that falls behind pays for the queue, as a
- * real client would see it). autocannon's `overallRate` is no substitute: it lets each connection send
+ * real client would see it), less the generator's own lateness: the time between the moment the request
+ * could have gone (due, and a connection free) and the moment this process got round to sending it
+ * (a 1 ms timer tick, its own collector), which is the generator's doing, not the server's. autocannon's `overallRate` is no substitute: it lets each connection send
  * back to back until its share of the second is used up, then pauses until the next second, so "half
  * the saturation rate" is saturation for half of every second; and it back-fills its histogram with
  * 1 ms steps below every slow answer. Raw sockets and a prebuilt request keep the generator's own
@@ -74,6 +82,7 @@ export async function pacedLoad(url: string, opts: PacedOptions): Promise<PacedR
   const headerLines = Object.entries({ Host: target.host, Connection: 'keep-alive', ...opts.headers }).map(([k, v]) => `${k}: ${v}\r\n`);
   const request = Buffer.from(`GET ${target.pathname}${target.search} HTTP/1.1\r\n${headerLines.join('')}\r\n`, 'latin1');
   const latencies: number[] = [];
+  const lateness: number[] = [];
   let errors = 0;
   let non2xx = 0;
   const total = Math.round(opts.rate * opts.seconds);
@@ -91,8 +100,10 @@ export async function pacedLoad(url: string, opts: PacedOptions): Promise<PacedR
       if (!due.length) return;
       if (c.busy) continue;
       const at = due.shift()!;
+      const late = performance.now() - Math.max(at, c.freeAt);
+      lateness.push(late);
       c.send(request, (status) => {
-        if (status >= 200 && status < 300) latencies.push(performance.now() - at);
+        if (status >= 200 && status < 300) latencies.push(performance.now() - at - late);
         else non2xx++;
         finish();
         dispatch();
@@ -117,8 +128,9 @@ export async function pacedLoad(url: string, opts: PacedOptions): Promise<PacedR
   const seconds = (performance.now() - start) / 1000;
   for (const c of conns) c.socket.destroy();
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] * 10) / 10 : NaN);
-  return { rps: latencies.length / seconds, p50: pct(50), p99: pct(99), errors, non2xx };
+  lateness.sort((a, b) => a - b);
+  const pct = (xs: number[], p: number) => (xs.length ? Math.round(xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] * 10) / 10 : NaN);
+  return { rps: latencies.length / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99), errors, non2xx, lateP99: pct(lateness, 99) };
 }
 
 /**

@@ -11,6 +11,7 @@ import { DomainError, AppError } from '../domain/errors';
 import { SCOPE_ROLES, type ScopeRole } from '../identity/principal';
 import { CLI_EXTENSIONS } from './extensions';
 import { boundHeapGrowth } from '../util/heap-growth';
+import { serialScavenge } from '../util/serial-scavenge';
 import type { prepareServeDemo as PrepareServeDemo } from '../../commands/demo/demo-seed';
 
 const OPERATOR = { actor: 'operator:cli' };
@@ -61,6 +62,7 @@ export function buildCli(): Command {
     .option('--demo', 'seed the demo data set first when the database has no tenant yet; print a demo key and example requests')
     .action(async (opts: { port?: string; host?: string; role: Role; demo?: boolean }, cmd: Command) => {
       boundHeapGrowth();
+      serialScavenge();
       const config = configFrom(cmd);
       const log = createLogger(config.logLevel);
       let release: (() => void) | null = null;
