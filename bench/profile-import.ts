@@ -89,8 +89,10 @@ async function main() {
     const started = Date.now();
     let importing = true;
     const names = catalogSide.map((p) => p.name);
+    // AFTER=1: append first, project after, to split the CPU of the two phases.
+    const after = !!process.env.AFTER;
     const projecting = (async () => {
-      while (importing) if (!(await rt.engine.catchUp(names))) await new Promise((res) => setTimeout(res, 20));
+      while (importing && !after) if (!(await rt.engine.catchUp(names))) await new Promise((res) => setTimeout(res, 20));
     })();
     let r;
     try {
@@ -100,6 +102,11 @@ async function main() {
       await projecting;
     }
     const appended = (Date.now() - started) / 1000;
+    if (after) {
+      const c = process.cpuUsage(cpu0);
+      const pg = postgresCpu(path.join(dir, 'data'));
+      console.log(`appends alone: ${appended.toFixed(2)} s; node cpu ${((c.user + c.system) / 1e6).toFixed(2)} s; postgres cpu ${pg === null || pg0 === null ? '?' : ((pg - pg0) / 100).toFixed(2)} s`);
+    }
     await rt.engine.catchUp(names);
     const projected = (Date.now() - started) / 1000;
     const cpu = process.cpuUsage(cpu0);
