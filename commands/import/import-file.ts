@@ -31,8 +31,8 @@ export interface ImportOptions {
 /**
  * Lines of a file, read as the consumer asks for them: the file is never held in memory whole. Split
  * on newline bytes and decoded one line at a time (a UTF-8 continuation byte is never 0x0A, so a split
- * never cuts a character): appending each decoded chunk to one string and searching it flattened
- * (copied) that string again for every chunk, and a stream decoder ran over bytes already decoded.
+ * never cuts a character): appending each decoded chunk to one string and searching it made V8
+ * flatten (copy) that string again for every chunk.
  */
 async function* lines(file: string, onBytes: (n: number) => void): AsyncGenerator<string> {
   // The start of a line whose end is in a later chunk (a long line may span several).
