@@ -40,7 +40,7 @@ const CATCH_UP_BATCH = 2000;
  * checkpoints in one statement. For read models that one write waits for together (a working filing
  * and its event history): the write then waits for one batch commit instead of one per projector, and
  * the database runs one transaction where it ran several. Each member keeps its own checkpoint and
- * version, so rebuilds, status and catch-up stay per projector.
+ * version, so rebuilds and status stay per projector (catch-up runs the named members together).
  */
 export interface GroupedProjector extends Projector {
   readonly runGroup?: string;
@@ -276,7 +276,9 @@ export class ProjectionEngine {
    * transaction that locks every member's checkpoint (in name order, so runners never deadlock),
    * moves them all with one conditional update and applies each member the events past its own
    * checkpoint. A member ahead of the others (rebuilt meanwhile, say) is left where it is.
-   * `applied` is -1 when another runner moved a member's checkpoint first: nothing was applied.
+   * `applied` is the number of events read, -1 when another runner moved a member's checkpoint first
+   * (nothing was applied); `delivered` counts the events handed to members, `moved` whether any
+   * checkpoint moved (false: nothing new was visible).
    */
   private async groupStep(
     members: Projector[],
