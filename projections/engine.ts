@@ -39,8 +39,10 @@ const CATCH_UP_BATCH = 2000;
  * log once for all of them and applies a batch to all of them in one transaction, moving all their
  * checkpoints in one statement. For read models that one write waits for together (a working filing
  * and its event history): the write then waits for one batch commit instead of one per projector, and
- * the database runs one transaction where it ran several. Each member keeps its own checkpoint and
- * version, so rebuilds and status stay per projector (catch-up runs the named members together).
+ * the database runs one transaction where it ran several. Also for read models fed by the same events
+ * (an import's catalog, files and directories): the log is read and decoded once for all of them.
+ * Each member keeps its own checkpoint and version, so rebuilds and status stay per projector
+ * (catch-up runs the named members together).
  */
 export interface GroupedProjector extends Projector {
   readonly runGroup?: string;
