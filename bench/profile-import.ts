@@ -92,11 +92,12 @@ async function main() {
     // AFTER=1: append first, project after, to split the CPU of the two phases.
     const after = !!process.env.AFTER;
     const projecting = (async () => {
-      while (importing && !after) if (!(await rt.engine.catchUp(names))) await new Promise((res) => setTimeout(res, 20));
+      while (importing && !after && !process.env.WAIT) if (!(await rt.engine.catchUp(names))) await new Promise((res) => setTimeout(res, 20));
     })();
     let r;
     try {
-      r = await runImport(rt, file, { wait: false, concurrency: process.env.CONC ? Number(process.env.CONC) : undefined });
+      // WAIT=1: `ifrs import --wait` itself (every projection, the search index too, in background runners).
+      r = await runImport(rt, file, { wait: !!process.env.WAIT, concurrency: process.env.CONC ? Number(process.env.CONC) : undefined });
     } finally {
       importing = false;
       await projecting;
