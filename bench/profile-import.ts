@@ -89,17 +89,25 @@ async function main() {
     const started = Date.now();
     let importing = true;
     const names = catalogSide.map((p) => p.name);
+    // AFTER=1: append first, project after, to split the CPU of the two phases.
+    const after = !!process.env.AFTER;
     const projecting = (async () => {
-      while (importing) if (!(await rt.engine.catchUp(names))) await new Promise((res) => setTimeout(res, 20));
+      while (importing && !after && !process.env.WAIT) if (!(await rt.engine.catchUp(names))) await new Promise((res) => setTimeout(res, 20));
     })();
     let r;
     try {
-      r = await runImport(rt, file, { wait: false, concurrency: process.env.CONC ? Number(process.env.CONC) : undefined });
+      // WAIT=1: `ifrs import --wait` itself (every projection, the search index too, in background runners).
+      r = await runImport(rt, file, { wait: !!process.env.WAIT, concurrency: process.env.CONC ? Number(process.env.CONC) : undefined });
     } finally {
       importing = false;
       await projecting;
     }
     const appended = (Date.now() - started) / 1000;
+    if (after) {
+      const c = process.cpuUsage(cpu0);
+      const pg = postgresCpu(path.join(dir, 'data'));
+      console.log(`appends alone: ${appended.toFixed(2)} s; node cpu ${((c.user + c.system) / 1e6).toFixed(2)} s; postgres cpu ${pg === null || pg0 === null ? '?' : ((pg - pg0) / 100).toFixed(2)} s`);
+    }
     await rt.engine.catchUp(names);
     const projected = (Date.now() - started) / 1000;
     const cpu = process.cpuUsage(cpu0);

@@ -28,14 +28,21 @@ const WAITED_RETRY_MS = [0, 1, 2, 4, 8];
  * just to move its checkpoint on every watcher tick (11 projectors, 20 ticks/s under steady writes).
  */
 const QUIET_MS = 200;
+/**
+ * A run group's batch limit while catching up (CLI waits, benches): more events per log read and per
+ * transaction than a background runner takes, whose batches sit on writes' read-your-writes path.
+ */
+const CATCH_UP_BATCH = 2000;
 
 /**
  * A projector may name a run group: the projectors of one group share one runner, which reads the
  * log once for all of them and applies a batch to all of them in one transaction, moving all their
  * checkpoints in one statement. For read models that one write waits for together (a working filing
  * and its event history): the write then waits for one batch commit instead of one per projector, and
- * the database runs one transaction where it ran several. Each member keeps its own checkpoint and
- * version, so rebuilds, status and catch-up stay per projector.
+ * the database runs one transaction where it ran several. Also for read models fed by the same events
+ * (an import's catalog, files and directories): the log is read and decoded once for all of them.
+ * Each member keeps its own checkpoint and version, so rebuilds and status stay per projector
+ * (catch-up runs the named members together).
  */
 export interface GroupedProjector extends Projector {
   readonly runGroup?: string;
@@ -271,15 +278,22 @@ export class ProjectionEngine {
    * transaction that locks every member's checkpoint (in name order, so runners never deadlock),
    * moves them all with one conditional update and applies each member the events past its own
    * checkpoint. A member ahead of the others (rebuilt meanwhile, say) is left where it is.
-   * `applied` is -1 when another runner moved a member's checkpoint first: nothing was applied.
+   * `applied` is the number of events read, -1 when another runner moved a member's checkpoint first
+   * (nothing was applied); `delivered` counts the events handed to members, `moved` whether any
+   * checkpoint moved (false: nothing new was visible).
    */
-  private async groupStep(members: Projector[], known?: Map<string, LogPosition>): Promise<{ applied: number; positions: Map<string, LogPosition> }> {
+  private async groupStep(
+    members: Projector[],
+    known?: Map<string, LogPosition>,
+    limit = this.batchSize,
+  ): Promise<{ applied: number; delivered: number; moved: boolean; positions: Map<string, LogPosition> }> {
     const from = known ?? (await this.readCheckpoints(members.map((p) => p.name)));
     const least = members.map((p) => from.get(p.name)!).reduce((a, b) => (comparePositions(a, b) <= 0 ? a : b));
     const types = [...new Set(members.flatMap((p) => p.eventTypes))];
-    const { events, horizon } = await this.store.readAll({ after: least, limit: this.batchSize, types });
+    const { events, horizon } = await this.store.readAll({ after: least, limit, types });
     const moving = members.filter((p) => comparePositions(horizon, from.get(p.name)!) > 0);
-    if (!moving.length) return { applied: 0, positions: from };
+    if (!moving.length) return { applied: 0, delivered: 0, moved: false, positions: from };
+    let delivered = 0;
     try {
       await this.knex.transaction(async (trx) => {
         const moves = moving.map((p) => {
@@ -298,15 +312,16 @@ export class ProjectionEngine {
           const after = from.get(p.name)!;
           const batch = events.filter((e) => mine.has(e.type) && comparePositions(e.position, after) > 0);
           if (batch.length) await p.apply({ trx, table: (t) => t }, batch);
+          delivered += batch.length;
         }
       });
     } catch (e) {
-      if (e instanceof LostRace) return { applied: -1, positions: from };
+      if (e instanceof LostRace) return { applied: -1, delivered: 0, moved: false, positions: from };
       throw e;
     }
     const positions = new Map(from);
     for (const p of moving) positions.set(p.name, horizon);
-    return { applied: events.length, positions };
+    return { applied: events.length, delivered, moved: true, positions };
   }
 
   private note(name: string, pos: LogPosition): void {
@@ -323,22 +338,44 @@ export class ProjectionEngine {
     }
   }
 
-  /** Applies everything currently visible, for the named projectors (all by default). */
+  /**
+   * Applies everything currently visible, for the named projectors (all by default). The named members
+   * of a run group catch up together, as their runner does: one read of the log and one transaction per
+   * batch for all of them (an import's catalog, files and directory read models, say).
+   */
   async catchUp(names?: string[]): Promise<number> {
+    const wanted = new Set(names ? names.map((n) => this.get(n).name) : this.byName.keys());
     let total = 0;
-    for (const p of names ? names.map((n) => this.get(n)) : this.projectors) {
-      for (;;) {
-        const r = await this.step(p, p.name, (t) => t, this.batchSize);
-        if (r.applied < 0) continue;
-        if (r.moved) this.note(p.name, r.position);
-        total += Math.max(0, r.applied);
-        if (!r.moved) {
-          this.note(p.name, r.position);
-          break;
-        }
-      }
+    for (const members of this.runners()) {
+      const mine = members.filter((p) => wanted.has(p.name));
+      if (mine.length === 1) total += await this.catchUpAlone(mine[0]);
+      else if (mine.length > 1) total += await this.catchUpGroup(mine);
     }
     return total;
+  }
+
+  private async catchUpAlone(p: Projector): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const r = await this.step(p, p.name, (t) => t, this.batchSize);
+      if (r.applied < 0) continue;
+      this.note(p.name, r.position);
+      total += r.applied;
+      if (!r.moved) return total;
+    }
+  }
+
+  private async catchUpGroup(members: Projector[]): Promise<number> {
+    let total = 0;
+    let known: Map<string, LogPosition> | undefined;
+    for (;;) {
+      const r = await this.groupStep(members, known, CATCH_UP_BATCH);
+      known = r.applied < 0 ? undefined : r.positions;
+      if (r.applied < 0) continue;
+      for (const [name, pos] of r.positions) this.note(name, pos);
+      total += r.delivered;
+      if (!r.moved) return total;
+    }
   }
 
   /**

@@ -4,7 +4,9 @@ import { sourceReferenceKey } from '../../commands/catalog/catalog-enums';
 import { CATALOG_PROJECTION } from '../../commands/catalog/catalog-filing-importer';
 import { assertNever } from '../../src/domain/decider';
 import type { RecordedEvent } from '../../src/domain/events';
-import type { ProjectionContext, Projector, TableNamer } from '../projector';
+import type { GroupedProjector } from '../engine';
+import type { ProjectionContext, TableNamer } from '../projector';
+import { CATALOG_RUN_GROUP } from './run-group';
 import { upsertRows } from '../batch-sql';
 
 export const CATALOG_FILINGS = 'catalog_filings';
@@ -23,7 +25,8 @@ export const CATALOG_PRODUCT_NAMES = 'catalog_product_names';
  * docs/catalog-query-plans.md): each sort key as (key desc nulls last, id) for the keyset, the common
  * equality filters leading a (filter, submission_date, id) index, GIN for NAIC code arrays.
  */
-export class CatalogProjector implements Projector {
+export class CatalogProjector implements GroupedProjector {
+  readonly runGroup = CATALOG_RUN_GROUP;
   readonly name = CATALOG_PROJECTION;
   readonly version = 3;
   readonly tables = [CATALOG_FILINGS, CATALOG_COMPANY_NAMES, CATALOG_PRODUCT_NAMES];

@@ -7,7 +7,9 @@ import { PRODUCT_EVENT_TYPES, type ProductEvent } from '../../commands/directory
 import { normalizeNaicGroupCode } from '../../commands/catalog/catalog-enums';
 import { assertNever } from '../../src/domain/decider';
 import type { RecordedEvent } from '../../src/domain/events';
-import type { ProjectionContext, Projector, TableNamer } from '../projector';
+import type { GroupedProjector } from '../engine';
+import type { ProjectionContext, TableNamer } from '../projector';
+import { CATALOG_RUN_GROUP } from '../catalog/run-group';
 import { upsertRows } from '../batch-sql';
 
 type DirectoryEvent = CarrierGroupEvent | CarrierEvent | MgaEvent | ProductEvent;
@@ -27,7 +29,8 @@ const searchText = (name: string, aliases: string[] = []) => [name, ...aliases].
  * The directories (carrier groups, carriers, MGAs, products) as one read model: the lists join them
  * (a carrier's group name, a product's writing companies), so they live and rebuild together.
  */
-export class DirectoryProjector implements Projector {
+export class DirectoryProjector implements GroupedProjector {
+  readonly runGroup = CATALOG_RUN_GROUP;
   readonly name = DIRECTORY_PROJECTION;
   readonly version = 1;
   readonly tables = Object.values(DIR);

@@ -2,7 +2,9 @@ import type { Knex } from 'knex';
 import { CATALOG_FILING_EVENT_TYPES, type CatalogFilingEvent } from '../../commands/catalog/catalog-events';
 import { assertNever } from '../../src/domain/decider';
 import type { RecordedEvent } from '../../src/domain/events';
-import type { ProjectionContext, Projector, TableNamer } from '../projector';
+import type { GroupedProjector } from '../engine';
+import type { ProjectionContext, TableNamer } from '../projector';
+import { CATALOG_RUN_GROUP } from '../catalog/run-group';
 import { downloadVersionOf } from './file-version';
 import { lastByKey, upsertRows } from '../batch-sql';
 
@@ -14,7 +16,8 @@ export const FILES_PROJECTION = 'catalog_files';
  * Keeps its own copy of the filing's `source`, for the serff:view rule, instead of reading another
  * feature's read model.
  */
-export class FilesProjector implements Projector {
+export class FilesProjector implements GroupedProjector {
+  readonly runGroup = CATALOG_RUN_GROUP;
   readonly name = FILES_PROJECTION;
   readonly version = 1;
   readonly tables = ['files_filings', 'files_entries', 'files_versions'];

@@ -79,6 +79,20 @@ describe('projection engine: run groups', () => {
     assert.equal(a.updated_at.getTime(), b.updated_at.getTime());
   });
 
+  it('rule: catchUp of several members of a group applies each batch to all of them in one transaction (an import waited on from the CLI)', async () => {
+    for (let i = 0; i < 25; i++) await rt.store.append(`caught-${i}`, [{ type: 'GroupCreated', data: {} }, { type: 'GroupNoted', data: {} }], 0, {});
+    // Each applied event counted once per member: 25 for filings (GroupCreated), 50 for history.
+    assert.equal(await rt.engine.catchUp([filings.name, history.name]), 75);
+    const expectedFilings = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`caught-${i}`, 1]));
+    assert.deepEqual(await counts(filings), expectedFilings);
+    assert.deepEqual(await counts(history), Object.fromEntries(Object.keys(expectedFilings).map((k) => [k, 2])));
+    const [a, b] = await checkpoints();
+    assert.equal(a.prepare_position, b.prepare_position);
+    // now() is the transaction's start: equal times mean one transaction moved both.
+    assert.equal(a.updated_at.getTime(), b.updated_at.getTime());
+    assert.equal(await rt.engine.catchUp([filings.name, history.name]), 0);
+  });
+
   it('rule: a member ahead of the others (caught up on its own) gets no event twice', async () => {
     for (let i = 0; i < 5; i++) await rt.store.append(`early-${i}`, [{ type: 'GroupCreated', data: {} }], 0, {});
     await rt.engine.catchUp([filings.name]);
