@@ -148,7 +148,7 @@ export const scenario: BenchScenario = {
         const serial = await load(t.url, { connections: 1, seconds: Math.max(2, seconds / 2), headers });
         const q = CatalogListQuery.parse(t.query);
         const keys = sortKeys(q.sort);
-        const columns = catalogListColumns(knex, keys.map((k) => k.column), false);
+        const columns = catalogListColumns(keys.map((k) => k.column), false);
         const { sql, bindings } = catalogListQuery(knex, await catalogFilter(knex, q, PRINCIPAL), keys, LIMIT + 1, t.after, columns).toSQL().toNative();
         const pgSat = await direct(pgHandle.connectionString, sql, bindings as unknown[], CONNECTIONS, seconds);
         const pgSerial = await direct(pgHandle.connectionString, sql, bindings as unknown[], 1, Math.max(2, seconds / 2));

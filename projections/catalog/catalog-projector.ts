@@ -6,6 +6,7 @@ import { assertNever } from '../../src/domain/decider';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { ProjectionContext, Projector, TableNamer } from '../projector';
 import { upsertRows } from '../batch-sql';
+import { listRecordJson } from './catalog-list-record';
 
 export const CATALOG_FILINGS = 'catalog_filings';
 /**
@@ -25,7 +26,7 @@ export const CATALOG_PRODUCT_NAMES = 'catalog_product_names';
  */
 export class CatalogProjector implements Projector {
   readonly name = CATALOG_PROJECTION;
-  readonly version = 3;
+  readonly version = 4;
   readonly tables = [CATALOG_FILINGS, CATALOG_COMPANY_NAMES, CATALOG_PRODUCT_NAMES];
   readonly eventTypes = CATALOG_FILING_EVENT_TYPES;
 
@@ -58,7 +59,8 @@ export class CatalogProjector implements Projector {
         filing_type_normalized text not null,
         state_status_changed_date date,
         description text,
-        files jsonb not null
+        files jsonb not null,
+        list_record text not null
       );
       create table ${t(CATALOG_COMPANY_NAMES)} (name text primary key, lower_name text not null generated always as (lower(name)) stored);
       create table ${t(CATALOG_PRODUCT_NAMES)} (name text primary key, lower_name text not null generated always as (lower(name)) stored);
@@ -122,7 +124,9 @@ export class CatalogProjector implements Projector {
             state_status_changed_date: x.stateStatusChangedDate,
             description: x.description,
             files: e.data.files.map((file) => ({ fileId: file.fileId, name: file.name, role: file.role, versionId: file.versionId })),
+            list_record: '',
           };
+          row.list_record = listRecordJson(row);
           rows.set(x.id, row);
           seen.push(row);
           break;
