@@ -18,8 +18,9 @@ export function cpuSeconds(pid: number): { user: number; sys: number } {
 }
 
 /**
- * CPU of the Postgres server of a data directory: the postmaster and its children (backends and
- * background workers; a backend that exits during the run takes its share along, none should here).
+ * CPU of the Postgres server of a data directory: the postmaster, its live children (backends and
+ * background workers) and, through the postmaster's cutime/cstime, the children it has reaped (a pooled
+ * connection closed during a run would otherwise take its share along and make a difference negative).
  */
 export function postgresCpuSeconds(dataDir: string): number {
   let postmaster: number;
@@ -34,6 +35,8 @@ export function postgresCpuSeconds(dataDir: string): number {
     const f = statFields(Number(entry));
     // f[1] is the parent pid (field 4).
     if (f && (Number(entry) === postmaster || Number(f[1]) === postmaster)) total += (Number(f[11]) + Number(f[12])) / 100;
+    // f[13], f[14]: cutime and cstime, the CPU of reaped children.
+    if (f && Number(entry) === postmaster) total += (Number(f[13]) + Number(f[14])) / 100;
   }
   return total;
 }
