@@ -10,6 +10,7 @@ import type { KeysetPosition } from '../../queries/catalog/keyset';
 import { catalogListColumns } from '../../queries/catalog/catalog-record';
 import { catalogBenchData } from '../support/catalog-data';
 import { BIN, load, rssMb, startServerProcess, type LoadResult } from '../support/load';
+import { cpuSeconds, postgresCpuSeconds } from '../support/process-cpu';
 import type { BenchRow, BenchScenario } from '../types';
 import { runStandalone } from '../support/standalone';
 
@@ -73,8 +74,8 @@ async function walk(base: string, headers: Record<string, string>, until: number
   return out;
 }
 
-/** `clients` pg connections running the statement back to back for `seconds`. */
-async function direct(connectionString: string, sql: string, bindings: unknown[], clients: number, seconds: number): Promise<{ qps: number; meanMs: number }> {
+/** `clients` pg connections running the statement back to back for `seconds`; `pgUs`: the server's CPU per query. */
+async function direct(connectionString: string, dataDir: string, sql: string, bindings: unknown[], clients: number, seconds: number): Promise<{ qps: number; meanMs: number; pgUs: number }> {
   const pool = new pg.Pool({ connectionString, max: clients });
   // The server's Postgres stops with it at the end of the scenario: an idle client's goodbye is no failure.
   pool.on('error', () => undefined);
@@ -84,6 +85,7 @@ async function direct(connectionString: string, sql: string, bindings: unknown[]
     for (let i = 0; i < 20; i++) await pool.query(statement);
     let n = 0;
     let busy = 0;
+    const pgBefore = postgresCpuSeconds(dataDir);
     const until = Date.now() + seconds * 1000;
     const started = Date.now();
     await Promise.all(
@@ -96,7 +98,7 @@ async function direct(connectionString: string, sql: string, bindings: unknown[]
         }
       }),
     );
-    return { qps: n / ((Date.now() - started) / 1000), meanMs: busy / n };
+    return { qps: n / ((Date.now() - started) / 1000), meanMs: busy / n, pgUs: ((postgresCpuSeconds(dataDir) - pgBefore) * 1e6) / n };
   } finally {
     await pool.end();
   }
@@ -141,26 +143,35 @@ export const scenario: BenchScenario = {
         { name: `page ${deep.toLocaleString('en-US')}`, url: `${href(serve.url, {})}&cursor=${w.cursors.get(deep)}`, query: {}, after: w.positions.get(deep)! },
       ];
       const results = new Map<string, { sat: LoadResult; steady: LoadResult; serial: LoadResult; pg: { qps: number; meanMs: number }; pgSerial: { qps: number; meanMs: number } }>();
+      const cpuUs = (pid: number) => {
+        const c = cpuSeconds(pid);
+        return (c.user + c.sys) * 1e6;
+      };
       for (const t of targets) {
         await load(t.url, { connections: CONNECTIONS, seconds: 1, headers });
+        // CPU per request, which (unlike req/s) holds up while other work shares the machine.
+        const [apiBefore, pgBefore] = [cpuUs(serve.child.pid!), postgresCpuSeconds(data.dataDir) * 1e6];
         const sat = await load(t.url, { connections: CONNECTIONS, seconds, headers });
+        const apiPerRequest = (cpuUs(serve.child.pid!) - apiBefore) / sat.requests;
+        const pgPerRequest = (postgresCpuSeconds(data.dataDir) * 1e6 - pgBefore) / sat.requests;
         const steady = await load(t.url, { connections: CONNECTIONS, seconds, headers, rate: STEADY_RATE });
         const serial = await load(t.url, { connections: 1, seconds: Math.max(2, seconds / 2), headers });
         const q = CatalogListQuery.parse(t.query);
         const keys = sortKeys(q.sort);
-        const columns = catalogListColumns(knex, keys.map((k) => k.column), false);
+        const columns = catalogListColumns(keys.map((k) => k.column), false);
         const { sql, bindings } = catalogListQuery(knex, await catalogFilter(knex, q, PRINCIPAL), keys, LIMIT + 1, t.after, columns).toSQL().toNative();
-        const pgSat = await direct(pgHandle.connectionString, sql, bindings as unknown[], CONNECTIONS, seconds);
-        const pgSerial = await direct(pgHandle.connectionString, sql, bindings as unknown[], 1, Math.max(2, seconds / 2));
+        const pgSat = await direct(pgHandle.connectionString, data.dataDir, sql, bindings as unknown[], CONNECTIONS, seconds);
+        const pgSerial = await direct(pgHandle.connectionString, data.dataDir, sql, bindings as unknown[], 1, Math.max(2, seconds / 2));
         results.set(t.name, { sat, steady, serial, pg: pgSat, pgSerial });
         ctx.log(
           `${t.name}: ${Math.round(sat.rps)} req/s (p99 ${sat.p99} ms), at ${STEADY_RATE}/s p99 ${steady.p99} ms, one client ${serial.mean.toFixed(2)} ms; ` +
-            `pg ${Math.round(pgSat.qps)} q/s, one client ${pgSerial.meanMs.toFixed(2)} ms`,
+            `pg ${Math.round(pgSat.qps)} q/s, one client ${pgSerial.meanMs.toFixed(2)} ms; CPU/request: API ${Math.round(apiPerRequest)} us, Postgres ${Math.round(pgPerRequest)} us (SQL alone ${Math.round(pgSat.pgUs)} us)`,
         );
         // Failures (timeouts of a slow shape at saturation) are reported, not fatal: the other shapes still count.
         const failed = (r: LoadResult) => (r.errors + r.non2xx ? `, ${r.errors} errors/timeouts, ${r.non2xx} non-2xx` : '');
         row(`${t.name}: req/s at saturation`, sat.rps, 'req/s', '>= 2500', `${CONNECTIONS} connections, limit ${LIMIT}, p99 ${sat.p99} ms${failed(sat)}`);
         row(`${t.name}: p99 at ${STEADY_RATE} req/s`, steady.p99, 'ms', '< 20', `achieved ${Math.round(steady.rps)} req/s${failed(steady)}`);
+        row(`${t.name}: CPU per request (API + Postgres)`, apiPerRequest + pgPerRequest, 'us', undefined, `at saturation: API process ${Math.round(apiPerRequest)} us, Postgres ${Math.round(pgPerRequest)} us (the page's SQL alone with pg: ${Math.round(pgSat.pgUs)} us/query)`);
         row(`${t.name}: HTTP vs the same SQL with pg`, (sat.rps / pgSat.qps) * 100, '%', undefined, `pg ${Math.round(pgSat.qps)} queries/s at ${CONNECTIONS} connections; one client: HTTP ${serial.mean.toFixed(2)} ms, pg ${pgSerial.meanMs.toFixed(2)} ms`);
       }
       const first = results.get(SHAPES[0].name)!;

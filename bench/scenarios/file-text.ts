@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { fileTextBenchData, type TextFile } from '../support/file-text-data';
 import { BIN, rssMb, startServerProcess } from '../support/load';
+import { cpuSeconds, postgresCpuSeconds } from '../support/process-cpu';
 import { runStandalone } from '../support/standalone';
 import type { BenchRow, BenchScenario } from '../types';
 
@@ -26,43 +26,6 @@ interface ShapeResult {
   sysUs: number;
   /** The Postgres server's CPU (postmaster and its backends) per request. */
   pgUs: number;
-}
-
-/** Fields of /proc/<pid>/stat from field 3 on (stat(5)), or null when the process is gone. */
-function statFields(pid: number): string[] | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return null;
-  }
-}
-
-/** User and system CPU of a process in seconds, from /proc (Linux): utime and stime, fields 14 and 15. */
-function cpuSeconds(pid: number): { user: number; sys: number } {
-  const f = statFields(pid);
-  return f ? { user: Number(f[11]) / 100, sys: Number(f[12]) / 100 } : { user: 0, sys: 0 };
-}
-
-/**
- * CPU of the Postgres server of a data directory: the postmaster and its children (backends and
- * background workers; a backend that exits during the run takes its share along, none should here).
- */
-function postgresCpuSeconds(dataDir: string): number {
-  let postmaster: number;
-  try {
-    postmaster = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-  } catch {
-    return 0;
-  }
-  let total = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const f = statFields(Number(entry));
-    // f[1] is the parent pid (field 4).
-    if (f && (Number(entry) === postmaster || Number(f[1]) === postmaster)) total += (Number(f[11]) + Number(f[12])) / 100;
-  }
-  return total;
 }
 
 /** autocannon at saturation over a list of request paths, each connection taking the next one in turn. */

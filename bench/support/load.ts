@@ -10,6 +10,8 @@ export interface LoadResult {
   mean: number;
   errors: number;
   non2xx: number;
+  /** Requests completed over the run. */
+  requests: number;
 }
 
 /** autocannon against a URL: saturation (no rate) or a fixed overall rate. */
@@ -23,7 +25,7 @@ export async function load(url: string, opts: { connections: number; seconds: nu
     body: opts.body,
     ...(opts.rate ? { overallRate: opts.rate } : {}),
   });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.mean, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.mean, errors: r.errors + r.timeouts, non2xx: r.non2xx, requests: r.requests.total };
 }
 
 /** Starts a server process (a TypeScript file run through tsx) and resolves with its URL once it prints "listening on <url>". */

@@ -8,6 +8,7 @@ import type { GroupedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';
 import { CATALOG_RUN_GROUP } from './run-group';
 import { upsertRows } from '../batch-sql';
+import { listRecordJson } from './catalog-list-record';
 
 export const CATALOG_FILINGS = 'catalog_filings';
 /**
@@ -28,7 +29,7 @@ export const CATALOG_PRODUCT_NAMES = 'catalog_product_names';
 export class CatalogProjector implements GroupedProjector {
   readonly runGroup = CATALOG_RUN_GROUP;
   readonly name = CATALOG_PROJECTION;
-  readonly version = 3;
+  readonly version = 4;
   readonly tables = [CATALOG_FILINGS, CATALOG_COMPANY_NAMES, CATALOG_PRODUCT_NAMES];
   readonly eventTypes = CATALOG_FILING_EVENT_TYPES;
 
@@ -61,7 +62,8 @@ export class CatalogProjector implements GroupedProjector {
         filing_type_normalized text not null,
         state_status_changed_date date,
         description text,
-        files jsonb not null
+        files jsonb not null,
+        list_record text not null
       );
       create table ${t(CATALOG_COMPANY_NAMES)} (name text primary key, lower_name text not null generated always as (lower(name)) stored);
       create table ${t(CATALOG_PRODUCT_NAMES)} (name text primary key, lower_name text not null generated always as (lower(name)) stored);
@@ -125,7 +127,9 @@ export class CatalogProjector implements GroupedProjector {
             state_status_changed_date: x.stateStatusChangedDate,
             description: x.description,
             files: e.data.files.map((file) => ({ fileId: file.fileId, name: file.name, role: file.role, versionId: file.versionId })),
+            list_record: '',
           };
+          row.list_record = listRecordJson(row);
           rows.set(x.id, row);
           seen.push(row);
           break;

@@ -1,6 +1,6 @@
-import type { Knex } from 'knex';
 import { z } from '../../src/http/zod';
 import { FILING_TYPES_NORMALIZED, NORMALIZED_OUTCOMES } from '../../commands/catalog/catalog-enums';
+import { LIST_FIELDS } from '../../projections/catalog/catalog-list-record';
 
 export interface CatalogRow {
   id: string;
@@ -29,42 +29,28 @@ export interface CatalogRow {
   files: { fileId: string; name: string; role: string; versionId: string | null }[];
 }
 
-/** The list record's fields and the catalog_filings columns they come from, in the record's order. */
-const LIST_FIELDS = [
-  ['id', 'id'], ['source', 'source'], ['sourceReference', 'source_reference'], ['state', 'state'], ['companyName', 'company_name'],
-  ['naicCompanyCodes', 'naic_company_codes'], ['naicGroupCode', 'naic_group_code'], ['carrierIds', 'carrier_ids'], ['groupId', 'group_id'],
-  ['productName', 'product_name'], ['typeOfInsurance', 'type_of_insurance'], ['subTypeOfInsurance', 'sub_type_of_insurance'],
-  ['toiCode', 'toi_code'], ['subToiCode', 'sub_toi_code'], ['filingType', 'filing_type'], ['sourceStatus', 'source_status'],
-  ['submissionDate', 'submission_date'], ['dispositionDate', 'disposition_date'], ['businessType', 'business_type'],
-  ['normalizedOutcome', 'normalized_outcome'], ['filingTypeNormalized', 'filing_type_normalized'], ['stateStatusChangedDate', 'state_status_changed_date'],
-] as const;
-
-/**
- * The list record serialized by Postgres, as text (json would make pg JSON.parse it again): node then
- * pastes 50 strings into the page instead of parsing 1,100 fields, building 50 objects and stringifying
- * them, which was most of the endpoint's CPU and nearly all of its garbage. Same record as
- * `toCatalogFiling`: dates are `date` columns, which JSON renders as YYYY-MM-DD like the API's text.
- * row_to_json of a row, not json_build_object: it writes no blanks around ':' and ',' (5 KB less per page).
- */
-function recordJsonSql(withDescription: boolean): string {
-  const fields = withDescription ? [...LIST_FIELDS, ['description', 'description'] as const] : LIST_FIELDS;
-  return `(select row_to_json(r) from (select ${fields.map(([field, column]) => `"${column}" as "${field}"`).join(', ')}) r)::text as "record"`;
-}
-const RECORD_JSON = { plain: recordJsonSql(false), withDescription: recordJsonSql(true) };
-
-/** A list page's row: the keyset position (id and the sort columns) and the serialized record. */
+/** A list page's row: the keyset position (id and the sort columns) and the stored list record. */
 export interface CatalogListRow {
   id: string;
-  record: string;
-  [sortColumn: string]: string | null;
+  list_record: string;
+  description?: string | null;
+  [sortColumn: string]: string | null | undefined;
 }
 
 /**
  * What a list page selects: the id and sort columns the keyset and the merged branches order by, and
- * the record as JSON text (not the files jsonb, detail only; the description only when asked for).
+ * the list record as the projector stored it (projections/catalog/catalog-list-record.ts), so neither
+ * Postgres nor node builds records per request. Not the files jsonb (detail only); the description only
+ * when asked for.
  */
-export function catalogListColumns(knex: Knex, sortColumns: readonly string[], withDescription: boolean): (string | Knex.Raw)[] {
-  return ['id', ...sortColumns.filter((c) => c !== 'id'), knex.raw(withDescription ? RECORD_JSON.withDescription : RECORD_JSON.plain)];
+export function catalogListColumns(sortColumns: readonly string[], withDescription: boolean): string[] {
+  return ['id', ...sortColumns.filter((c) => c !== 'id'), 'list_record', ...(withDescription ? ['description'] : [])];
+}
+
+/** The page's JSON for a row: the stored record, with `description` appended as its last field when asked for. */
+export function listRecordText(row: CatalogListRow, withDescription: boolean): string {
+  if (!withDescription) return row.list_record;
+  return `${row.list_record.slice(0, -1)},"description":${JSON.stringify(row.description ?? null)}}`;
 }
 
 export const CatalogFiling = z

@@ -34,10 +34,13 @@ export type KeysetBranch = (q: Knex.QueryBuilder) => void;
  */
 export function afterBranches(keys: SortKey[], pos: KeysetPosition): KeysetBranch[] {
   const branches: KeysetBranch[] = [];
+  // "Equal" as a closed range, not `=`: Postgres treats a column equal to a constant as already sorted
+  // and drops it from the branch's order, so the Merge Append above has to Sort the branch's rows again
+  // (a third of a deep page's SQL time at 1,000,000 filings); a range keeps the index order usable as is.
   const equalBefore = (i: number) => (q: Knex.QueryBuilder) => {
     for (let j = 0; j < i; j++) {
       if (pos.v[j] === null) q.whereNull(keys[j].column);
-      else q.where(keys[j].column, pos.v[j]);
+      else q.where(keys[j].column, '>=', pos.v[j]).where(keys[j].column, '<=', pos.v[j]);
     }
   };
   for (let i = 0; i < keys.length; i++) {

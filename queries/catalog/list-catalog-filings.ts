@@ -3,7 +3,7 @@ import { queryPrepared } from '../../infra/postgres/prepared';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import type { CursorService } from '../../src/http/cursors';
 import { z } from '../../src/http/zod';
-import { CatalogFiling, catalogListColumns, type CatalogListRow } from './catalog-record';
+import { CatalogFiling, catalogListColumns, listRecordText, type CatalogListRow } from './catalog-record';
 import { CatalogListQuery, catalogFilter, checkCombination, sortKeys } from './catalog-filters';
 import { catalogListQuery } from './catalog-list-query';
 import type { KeysetPosition } from './keyset';
@@ -38,17 +38,17 @@ export class ListCatalogFilingsRoute implements RouteModule {
           const decoded = cursor ? await this.cursors.decode<KeysetPosition>(binding, cursor) : null;
           const withDescription = query.source?.length === 1 && query.sourceReference?.length === 1;
           const filter = await catalogFilter(this.knex, query, principal);
-          const columns = catalogListColumns(this.knex, keys.map((k) => k.column), withDescription);
+          const columns = catalogListColumns(keys.map((k) => k.column), withDescription);
           const rows = await queryPrepared<CatalogListRow>(this.knex, catalogListQuery(this.knex, filter, keys, limit + 1, decoded?.state ?? null, columns));
           const page = rows.length > limit ? rows.slice(0, limit) : rows;
           let nextCursor: string | null = null;
           if (rows.length > limit) {
             const last = page[page.length - 1];
-            nextCursor = await this.cursors.encode<KeysetPosition>(binding, { v: keys.map((k) => last[k.column]), id: last.id }, decoded?.issuedAt);
+            nextCursor = await this.cursors.encode<KeysetPosition>(binding, { v: keys.map((k) => last[k.column] ?? null), id: last.id }, decoded?.issuedAt);
           }
-          // The records come serialized from Postgres (catalog-record.ts): the page is assembled around them.
+          // The records are stored as JSON text (catalog-record.ts): the page is assembled around them.
           let json = '{"filings":[';
-          for (let i = 0; i < page.length; i++) json += (i ? ',' : '') + page[i].record;
+          for (let i = 0; i < page.length; i++) json += (i ? ',' : '') + listRecordText(page[i], withDescription);
           return { json: `${json}],"nextCursor":${JSON.stringify(nextCursor)}}` };
         },
       }),

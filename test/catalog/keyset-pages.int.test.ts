@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
 import type { Principal } from '../../src/identity/principal';
+import { LIST_RECORD_SQL } from '../../projections/catalog/catalog-list-record';
 import { CATALOG_COMPANY_NAMES, CATALOG_FILINGS, CATALOG_PRODUCT_NAMES } from '../../projections/catalog/catalog-projector';
 import { CatalogListQuery, catalogFilter, sortKeys } from '../../queries/catalog/catalog-filters';
 import { catalogListQuery } from '../../queries/catalog/catalog-list-query';
@@ -30,14 +31,15 @@ describe('catalog keyset pages', function () {
     await rt.db.knex.raw(`
       insert into ${CATALOG_FILINGS} (id, version, source, source_reference, source_reference_key, state, company_name, product_name,
         type_of_insurance, sub_type_of_insurance, toi_code, filing_type, source_status, submission_date, disposition_date, business_type,
-        normalized_outcome, filing_type_normalized, state_status_changed_date, files)
+        normalized_outcome, filing_type_normalized, state_status_changed_date, files, list_record)
       select gen_random_uuid(), 1, 'serff', 'R-' || i, 'R-' || i, (array['TX','FL','CA'])[1 + i % 3], 'Company ' || (i % 4), 'P', 'T', 'S',
         (array['04.0','19.0'])[1 + i % 2], 'Rate', 'Closed',
         case when i % 5 = 0 then null else date '2024-01-01' + (i % 6) end,
         case when i % 4 = 1 then null else date '2024-02-01' + (i % 3) end,
         'Property', 'APPROVED', 'RATE',
-        case when i % 3 = 2 then null else date '2024-03-01' + (i % 2) end, '[]'::jsonb
+        case when i % 3 = 2 then null else date '2024-03-01' + (i % 2) end, '[]'::jsonb, ''
       from generate_series(1, 300) as i;
+      update ${CATALOG_FILINGS} set list_record = ${LIST_RECORD_SQL};
       insert into ${CATALOG_COMPANY_NAMES} (name) select distinct company_name from ${CATALOG_FILINGS};
       insert into ${CATALOG_PRODUCT_NAMES} (name) select distinct product_name from ${CATALOG_FILINGS};
       analyze ${CATALOG_FILINGS};

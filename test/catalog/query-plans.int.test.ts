@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
 import type { Principal } from '../../src/identity/principal';
+import { LIST_RECORD_SQL } from '../../projections/catalog/catalog-list-record';
 import { CATALOG_COMPANY_NAMES, CATALOG_FILINGS, CATALOG_PRODUCT_NAMES } from '../../projections/catalog/catalog-projector';
 import { DIR } from '../../projections/directory/directory-projector';
 import { CatalogListQuery, catalogFilter, sortKeys } from '../../queries/catalog/catalog-filters';
@@ -59,7 +60,7 @@ async function generate(knex: Knex): Promise<void> {
     insert into ${CATALOG_FILINGS} (id, version, source, source_reference, source_reference_key, state, company_name, naic_company_codes,
       naic_group_code, carrier_ids, group_id, product_name, type_of_insurance, sub_type_of_insurance, toi_code, sub_toi_code, filing_type,
       source_status, submission_date, disposition_date, business_type, normalized_outcome, filing_type_normalized, state_status_changed_date,
-      description, files)
+      description, files, list_record)
     select gen_random_uuid(), 1, s.source, s.ref, upper(s.ref),
       (array['TX','FL','CA','NY','GA','IL','OH','PA','NC','MI','NJ','VA','WA','AZ','MA','TN','IN','MO','MD','WI'])[1 + (i * 7) % 20],
       'Company ' || (10000 + i % 2000), case when i % 20 = 0 then null else array[(10000 + i % 2000)::text] end,
@@ -69,12 +70,13 @@ async function generate(knex: Knex): Promise<void> {
       'Rate', 'Closed-Approved',
       case when i % 50 = 2 then null else date '2018-01-01' + ((i::bigint * 7919) % 2900)::int end,
       case when i % 5 = 3 then null else date '2018-02-01' + ((i::bigint * 104729) % 2900)::int end,
-      'Property', (array['APPROVED','FILED','WITHDRAWN','PENDING'])[1 + i % 4], 'RATE', null, null, '[]'::jsonb
+      'Property', (array['APPROVED','FILED','WITHDRAWN','PENDING'])[1 + i % 4], 'RATE', null, null, '[]'::jsonb, ''
     from generate_series(1, ${ROWS}) as i,
       lateral (select case when i % 10 < 6 then 'serff' else 'florida_irfs' end as source,
                       case when i % 10 < 6 then 'ABCD-' || (130000000 + i) else (18 + i % 8) || '-' || lpad(i::text, 6, '0') end as ref) s;
     insert into ${DIR.carriers} (id, version, name, search, identifiers, naic_codes, aliases)
     values ('carrier_10042', 1, 'Company 10042', 'company 10042', '[{"scheme":"naic_company","value":"10042"}]', '{10042}', '{}');
+    update ${CATALOG_FILINGS} set list_record = ${LIST_RECORD_SQL};
     insert into ${CATALOG_COMPANY_NAMES} (name) select distinct company_name from ${CATALOG_FILINGS};
     insert into ${CATALOG_PRODUCT_NAMES} (name) select distinct product_name from ${CATALOG_FILINGS};
     analyze ${CATALOG_FILINGS};
@@ -105,7 +107,7 @@ describe('catalog query plans (50,000 filings)', function () {
     for (const list of LISTS) {
       const q = CatalogListQuery.parse(list.query);
       const keys = sortKeys(q.sort);
-      const columns = catalogListColumns(knex, keys.map((k) => k.column), false);
+      const columns = catalogListColumns(keys.map((k) => k.column), false);
       const qb = catalogListQuery(knex, await catalogFilter(knex, q, principal(list.serff ?? true)), keys, 51, list.after ?? null, columns);
       const { sql, bindings } = qb.toSQL().toNative();
       const res = await knex.raw(`explain (analyze, costs off, timing off, summary off) ${sql.replace(/\$(\d+)/g, '?')}`, bindings as never);

@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Fields of /proc/<pid>/stat from field 3 on (stat(5)), or null when the process is gone. */
+function statFields(pid: number): string[] | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** User and system CPU of a process in seconds, from /proc (Linux): utime and stime, fields 14 and 15. */
+export function cpuSeconds(pid: number): { user: number; sys: number } {
+  const f = statFields(pid);
+  return f ? { user: Number(f[11]) / 100, sys: Number(f[12]) / 100 } : { user: 0, sys: 0 };
+}
+
+/**
+ * CPU of the Postgres server of a data directory: the postmaster, its live children (backends and
+ * background workers) and, through the postmaster's cutime/cstime, the children it has reaped (a pooled
+ * connection closed during a run would otherwise take its share along and make a difference negative).
+ */
+export function postgresCpuSeconds(dataDir: string): number {
+  let postmaster: number;
+  try {
+    postmaster = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return 0;
+  }
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const f = statFields(Number(entry));
+    // f[1] is the parent pid (field 4).
+    if (f && (Number(entry) === postmaster || Number(f[1]) === postmaster)) total += (Number(f[11]) + Number(f[12])) / 100;
+    // f[13], f[14]: cutime and cstime, the CPU of reaped children.
+    if (f && Number(entry) === postmaster) total += (Number(f[13]) + Number(f[14])) / 100;
+  }
+  return total;
+}
