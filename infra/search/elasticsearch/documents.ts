@@ -49,7 +49,18 @@ export function pageDocs(x: IndexedFiling): PageDoc[] {
   return out;
 }
 
-/** The filing document: metadata, the record search results return, and which page documents exist. */
+/**
+ * The filing document: metadata, file names and every page's text (what ranking reads), the record
+ * search results return, and which page documents exist.
+ */
 export function filingDoc(x: IndexedFiling, pageDocIds: string[], retiredDocIds: string[]): Record<string, unknown> {
-  return { kind: KIND_FILING, ...filterFields(x.filing), record: recordOf(x.filing), pageDocIds, retiredDocIds };
+  return {
+    kind: KIND_FILING,
+    ...filterFields(x.filing),
+    fileName: x.documents.map((d) => d.name),
+    text: x.documents.flatMap((d) => d.pages.flatMap((p) => segments(p.text))),
+    record: recordOf(x.filing),
+    pageDocIds,
+    retiredDocIds,
+  };
 }
