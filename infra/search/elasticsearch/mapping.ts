@@ -6,9 +6,9 @@ import type { estypes } from '@elastic/elasticsearch';
  *   element per page segment, so a phrase never spans two pages), its catalog record (returned as is)
  *   and the ids of its page documents (so a new version can delete pages that no longer exist: there
  *   is no _delete_by_query). Ranking is a plain top-k over these, one document per filing: no collapse.
- * - `page`: one page (or 20,000-character segment) of one file, carrying a copy of the filing's
- *   filter fields and metadata text. Read only for the filings of a returned page: which files
- *   matched, their best pages, and the text passages are cut from.
+ * - `page`: one page (or 20,000-character segment) of one file: its filing and file ids, file name,
+ *   page number and text. Read only for the filings of a returned page: which files matched, their
+ *   best pages, and the text passages are cut from.
  */
 export const KIND_FILING = 'filing';
 export const KIND_PAGE = 'page';
@@ -39,7 +39,7 @@ export const INDEX_MAPPINGS: estypes.MappingTypeMapping = {
   properties: {
     kind: keyword,
     filingId: keyword,
-    // Filter and sort fields (a copy on every page document).
+    // Filter and sort fields (filing documents).
     source: keyword,
     /** The native reference upper-cased: exact and prefix tracking-number matches (SERFF is case-insensitive). */
     referenceKey: keyword,
