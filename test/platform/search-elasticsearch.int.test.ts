@@ -117,9 +117,15 @@ if (url) {
         { ...solar.documents[0], fileId: '00000000-0000-4000-8000-00000000f002', name: 'b.pdf', pages: [{ page: 1, text: 'A wombat endorsement follows.' }, { page: 2, text: 'Wombat wombat.' }] },
       ],
     };
+    // The same unusual word in a filing without a submission date, one from 2017 and one from 2018.
+    const dated = ([null, '2017-12-31', '2018-01-01'] as const).map((submissionDate, i): IndexedFiling => ({
+      ...solar,
+      filing: { ...solar.filing, id: `00000000-0000-4000-8000-00000000d0${i}0`, sourceReference: `DATED-${i}`, submissionDate },
+      documents: [{ ...solar.documents[0], fileId: `00000000-0000-4000-8000-00000000d0${i}1`, pages: [{ page: 1, text: 'A zebu herd.' }] }],
+    }));
     before(async () => {
       await index.createSchema(ctx.trx, ctx.table);
-      await index.upsert(ctx, [...corpus, split]);
+      await index.upsert(ctx, [...corpus, split, ...dated]);
     });
     after(async () => {
       await dropTestIndexes(client, alias);
@@ -139,6 +145,13 @@ if (url) {
       assert.deepEqual((await index.search(query({ query: '"quokka wombat"', filters: narrow }, 100))).hits.length, 0);
       // "follows. Wombat" spans page 1 and page 2 of the same file.
       assert.deepEqual((await index.search(query({ query: '"follows wombat"', filters: narrow }, 100))).hits.length, 0);
+    });
+
+    it('rule: dataScope recent is a submission date from 2018-01-01 or none; historical is before it', async () => {
+      const scoped = async (dataScope: 'recent' | 'historical' | 'all') => (await index.search({ ...buildSearchQuery({ query: 'zebu', sort: relevance, dataScope }, { canViewSerff: true }, { offset: 0 }), limit: 200 })).hits.map((h) => h.filing.sourceReference).sort();
+      assert.deepEqual(await scoped('recent'), ['DATED-0', 'DATED-2']);
+      assert.deepEqual(await scoped('historical'), ['DATED-1']);
+      assert.deepEqual(await scoped('all'), ['DATED-0', 'DATED-1', 'DATED-2']);
     });
 
     it('rule: a tier that hit the filing cap reports exhaustive: false, even with the window not full', async () => {

@@ -72,7 +72,9 @@ function filterClause(f: IndexFilter): { filter?: Q; mustNot?: Q } {
 export function selection(q: SearchQuery): { filter: Q[]; must_not: Q[] } {
   const filter: Q[] = [];
   const mustNot: Q[] = [];
-  if (q.dataScope === 'recent') filter.push({ bool: { should: [{ range: { submissionDate: { gte: RECENT_FROM } } }, { bool: { must_not: [{ exists: { field: 'submissionDate' } }] } }], minimum_should_match: 1 } });
+  // Recent = not historical (a filing without a submission date is recent): the range then covers the ~20% of
+  // filings before 2018 instead of the ~80% after, and no `exists` clause; profiled as a third of a ranking query.
+  if (q.dataScope === 'recent') mustNot.push({ range: { submissionDate: { lt: RECENT_FROM } } });
   if (q.dataScope === 'historical') filter.push({ range: { submissionDate: { lt: RECENT_FROM } } });
   if (q.excludedSources.length) mustNot.push(terms('source', q.excludedSources));
   for (const f of q.filters) {
