@@ -26,8 +26,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-/** The Elasticsearch node's own process CPU (ms since it started), as it reports it: no pid lookup, any host. */
+/**
+ * The Elasticsearch node's own process CPU (ms since it started), as it reports it: no pid lookup, any host.
+ * The node refreshes the figure once a second, so it is read after a quiet second: fresh, and the idle
+ * second adds a few ms to hundreds of searches.
+ */
 async function esCpuMs(client: Client): Promise<number> {
+  await new Promise((r) => setTimeout(r, 1_100));
   const res = await client.nodes.stats({ metric: 'process' });
   return Object.values(res.nodes).reduce((n, node) => n + (node.process?.cpu?.total_in_millis ?? 0), 0);
 }
