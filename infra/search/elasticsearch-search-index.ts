@@ -3,9 +3,9 @@ import type { Knex } from 'knex';
 import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
 import type { IndexWriteContext, IndexedFiling, MatchRef, Passage, SearchHit, SearchIndex, SearchPage, SearchQuery, SortKey } from '../../src/ports/search-index';
 import { INDEX_MAPPINGS, INDEX_SETTINGS, KIND_FILING, filingDocId } from './elasticsearch/mapping';
-import { WEIGHTS, filterOnlyQuery, isTextual, pageQuery, rankingQuery, type TextQuery } from './elasticsearch/query';
+import { filterOnlyQuery, isTextual, pageQuery, rankingQuery, type TextQuery } from './elasticsearch/query';
 import { removeFilings, upsertFilings } from './elasticsearch/writes';
-import { MATCHED_PAGES_MAX, PAGES_KEPT, groupMatchedPages, matchedPagesRequest } from './elasticsearch/matched-pages';
+import { PAGES_KEPT, groupMatchedPages, matchedPagesRequest } from './elasticsearch/matched-pages';
 import { passageText } from './elasticsearch/passage-text';
 
 /** Query texts whose stems are kept (passages). */
@@ -32,22 +32,16 @@ const BY_SCORE_THEN_FILING: estypes.Sort = [{ _score: { order: 'desc' } }, { fil
 const NEWEST_FIRST: estypes.Sort = [{ submissionDate: { order: 'desc', missing: '_last' } }, { filingId: { order: 'asc' } }];
 
 /**
- * Documents a ranking tier scores at most: the Postgres adapter's filing cap (five times the window, at most
- * 1,201) times ten documents per filing (a filing's metadata document and its matching pages, which the
- * index holds next to each other). 5,000 with passages, 12,010 without.
+ * Filings a ranking tier scores at most: the Postgres adapter's filing cap (five times the window, at most
+ * 1,201). 500 with passages, 1,201 without.
  */
-export const documentCapFor = (window: number): number => Math.min(1_201, window * 5) * 10;
-
-/** Candidates whose details (records, matched pages) are read for the whole window at once under relevance order. */
-const WHOLE_WINDOW_DETAILS = 201;
+export const filingCapFor = (window: number): number => Math.min(1_201, window * 5);
 
 const byScoreThenFiling = (a: Candidate, b: Candidate): number => b.score - a.score || (a.filingId < b.filingId ? -1 : a.filingId > b.filingId ? 1 : 0);
 
 interface Details {
   records: Map<string, CatalogFilingFields>;
   matches: Map<string, SearchHit['matches']>;
-  fileCounts: Map<string, number>;
-  complete: boolean;
 }
 
 interface Candidate {
@@ -59,10 +53,8 @@ interface Candidate {
 export interface ElasticsearchSearchIndexOptions {
   /** The live alias; physical indexes are `<alias>-<suffix>` and a rebuild writes through `<alias>__rb`. */
   alias?: string;
-  /** Documents a ranking tier scores at most, per candidate window (default `documentCapFor`); tests shrink it. */
-  documentCap?: (window: number) => number;
-  /** Largest ranked list whose details are read at once under relevance order (default 201); 0 = always the file-bonus aggregation. */
-  wholeWindowDetails?: number;
+  /** Filings a ranking tier scores at most, per candidate window (default `filingCapFor`); tests shrink it. */
+  filingCap?: (window: number) => number;
 }
 
 /**
@@ -78,19 +70,20 @@ export interface ElasticsearchSearchIndexOptions {
  */
 export class ElasticsearchSearchIndex implements SearchIndex {
   readonly tables: readonly string[] = [];
-  /** Projector version 101: moving a database from the Postgres adapter to this one rebuilds the projection into Elasticsearch. */
-  readonly schemaVersion = 100;
+  /**
+   * Projector version 1 + this: moving a database from the Postgres adapter to this one rebuilds the projection
+   * into Elasticsearch, and so does a change of the index design (101: filing documents carry their text).
+   */
+  readonly schemaVersion = 101;
   private readonly alias: string;
   /** Each file's best pages as `search` found them, for `passages` of the same query (the endpoint calls both with one object). */
   private readonly pagesOf = new WeakMap<SearchQuery, Map<string, string[]>>();
   private readonly stems = new Map<string, string[]>();
-  private readonly documentCap: (window: number) => number;
-  private readonly wholeWindowDetails: number;
+  private readonly filingCap: (window: number) => number;
 
   constructor(private readonly client: Client, options: ElasticsearchSearchIndexOptions = {}) {
     this.alias = options.alias ?? 'ifrs-search';
-    this.documentCap = options.documentCap ?? documentCapFor;
-    this.wholeWindowDetails = options.wholeWindowDetails ?? WHOLE_WINDOW_DETAILS;
+    this.filingCap = options.filingCap ?? filingCapFor;
   }
 
   // ---- schema and aliases ----
@@ -181,83 +174,37 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   /**
-   * The best `window + 1` filings by page score (collapse on filingId keeps each filing's best document),
-   * ordered by that score. The file bonus is added later, and only where it can change the page.
+   * The best `window + 1` filings by score: a top-k over filing documents (each holds its filing's text,
+   * metadata and sort fields), ordered by score then filing id. Sort values come from doc values.
    */
   private async rank(q: SearchQuery, text: TextQuery | null): Promise<{ candidates: Candidate[]; capped: boolean }> {
     const size = q.window + 1;
+    const common = {
+      index: this.alias,
+      size,
+      stored_fields: ['_none_'],
+      docvalue_fields: [{ field: 'filingId' }, ...this.docvalueFields(q.sort)],
+      track_total_hits: false,
+    };
+    const candidates = (hits: estypes.SearchHit[], scored: boolean) => this.candidatesOf(hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, scored);
     if (!isTextual(text)) {
-      const res = await this.client.search({
-        index: this.alias,
-        query: filterOnlyQuery(q),
-        sort: NEWEST_FIRST,
-        size,
-        stored_fields: ['_none_'],
-        docvalue_fields: [{ field: 'filingId' }, ...this.docvalueFields(q.sort)],
-        track_total_hits: false,
-      });
-      return { candidates: this.candidatesOf(res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, false), capped: false };
+      const res = await this.client.search({ ...common, query: filterOnlyQuery(q), sort: NEWEST_FIRST });
+      return { candidates: candidates(res.hits.hits, false), capped: false };
     }
-    const cap = this.documentCap(q.window);
     const tier = (all: boolean) =>
       this.client.search({
-        index: this.alias,
+        ...common,
         query: rankingQuery(q, text, all),
-        collapse: { field: 'filingId' },
         sort: BY_SCORE_THEN_FILING,
-        size,
-        // Bounded work, as the Postgres adapter's tier cap: only the first `cap` matching documents (index
-        // order) are scored. Common words match most pages, and scoring all of them cost more than the rest
-        // of the search (BM25 over near-uniform text leaves block-max WAND nothing to skip).
-        terminate_after: cap,
-        // Only doc values are read for the (up to 1,201) hits: no _id or _source from stored fields.
-        stored_fields: ['_none_'],
-        docvalue_fields: [{ field: 'filingId' }, ...this.docvalueFields(q.sort)],
-        track_total_hits: false,
+        // Bounded work, as the Postgres adapter's tier cap: only the first `cap` matching filings (index
+        // order) are scored. Common words are in most filings, and BM25 over the corpus's near-uniform text
+        // leaves block-max WAND little to skip.
+        terminate_after: this.filingCap(q.window),
       });
-    // AND first (far fewer documents to score than OR for common words); the OR only when the AND matches leave
-    // the window short and were all scored.
+    // AND first; the OR only when the AND matches leave the window short and were all scored.
     let res = await tier(true);
     if (res.hits.hits.length < size && !res.terminated_early && (text.keywords ?? '').trim().split(/\s+/).length > 1) res = await tier(false);
-    return { candidates: this.candidatesOf(res.hits.hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, true), capped: !!res.terminated_early };
-  }
-
-  /** `+ files · ln(files matched)` per filing, counted over the given candidates only. */
-  private async addFileBonus(text: TextQuery, candidates: Candidate[]): Promise<void> {
-    if (!candidates.length) return;
-    const res = await this.client.search({
-      index: this.alias,
-      query: pageQuery(text, candidates.map((c) => c.filingId), undefined, false),
-      size: 0,
-      track_total_hits: false,
-      aggs: { f: { terms: { field: 'filingId', size: candidates.length }, aggs: { files: { cardinality: { field: 'fileId' } } } } },
-    });
-    const buckets = (res.aggregations?.f as estypes.AggregationsStringTermsAggregate | undefined)?.buckets as estypes.AggregationsStringTermsBucket[] | undefined;
-    const files = new Map((buckets ?? []).map((b) => [String(b.key), (b.files as estypes.AggregationsCardinalityAggregate).value]));
-    for (const c of candidates) {
-      const n = files.get(c.filingId) ?? 0;
-      if (n > 1) c.score += WEIGHTS.files * Math.log(n);
-    }
-  }
-
-  /**
-   * The window, sorted, with the file bonus where it can matter. With relevance among the sort keys
-   * every candidate gets it before the window is cut (scores decide the order). With metadata keys only,
-   * the bonus just breaks ties between filings whose keys are all equal, so it is fetched only for the
-   * tie groups that overlap the requested page: mostly none, which saves a request over the window.
-   */
-  private async window(q: SearchQuery, text: TextQuery | null, ranked: Candidate[]): Promise<Candidate[]> {
-    if (!isTextual(text)) return this.order(ranked.slice(0, q.window), q.sort);
-    if (q.sort.some((k) => k.field === 'relevance')) {
-      await this.addFileBonus(text, ranked);
-      ranked.sort(byScoreThenFiling);
-      return this.order(ranked.slice(0, q.window), q.sort);
-    }
-    const sorted = this.order(ranked.slice(0, q.window), q.sort);
-    const tied = tiesOverlapping(sorted, q.sort, q.offset, q.offset + q.limit);
-    if (!tied.length) return sorted;
-    await this.addFileBonus(text, tied);
-    return this.order(sorted, q.sort);
+    return { candidates: candidates(res.hits.hits, true), capped: !!res.terminated_early };
   }
 
   /** Sort within the window: each key nulls last, then relevance, then filing id (as the Postgres ORDER BY). */
@@ -276,56 +223,40 @@ export class ElasticsearchSearchIndex implements SearchIndex {
         const c = x < y ? -1 : 1;
         return k.direction === 'asc' ? c : -c;
       }
-      return b.score - a.score || (a.filingId < b.filingId ? -1 : a.filingId > b.filingId ? 1 : 0);
+      return byScoreThenFiling(a, b);
     };
     return [...candidates].sort(cmp);
   }
 
   /**
-   * Records and matched pages of the given filings in one `_msearch`: the filing documents (their
+   * Records and matched pages of the returned page's filings in one `_msearch`: the filing documents (their
    * `record`), and the matching page documents by score from doc values (see `elasticsearch/matched-pages.ts`).
-   * `complete` is false when the matched pages hit the result window (some files may be missing from the counts).
    */
   private async details(q: SearchQuery, text: TextQuery | null, ids: string[]): Promise<Details> {
     const records = new Map<string, CatalogFilingFields>();
-    if (!ids.length) return { records, matches: new Map(), fileCounts: new Map(), complete: true };
+    if (!ids.length) return { records, matches: new Map() };
     const searches: estypes.MsearchRequestItem[] = [
       { index: this.alias },
-      { query: { bool: { filter: [{ term: { kind: KIND_FILING } }, { ids: { values: ids.map(filingDocId) } }] } }, size: ids.length, _source: true, track_total_hits: false }, // whole: see passages
+      // The whole _source (the text is not in it): see passages.
+      { query: { bool: { filter: [{ term: { kind: KIND_FILING } }, { ids: { values: ids.map(filingDocId) } }] } }, size: ids.length, _source: true, track_total_hits: false },
     ];
     if (isTextual(text)) searches.push({ index: this.alias }, matchedPagesRequest(pageQuery(text, ids)) as estypes.MsearchMultisearchBody);
     const res = await this.client.msearch<{ record: CatalogFilingFields }>({ searches });
     const [recs, pages] = res.responses.map(okOrThrow);
     for (const h of recs.hits.hits) if (h._source) records.set(h._id!, h._source.record);
-    if (!pages) return { records, matches: new Map(), fileCounts: new Map(), complete: true };
+    if (!pages) return { records, matches: new Map() };
     const grouped = groupMatchedPages(pages.hits.hits, FILES_PER_FILING);
     this.pagesOf.set(q, grouped.pages);
-    return { records, matches: grouped.files, fileCounts: grouped.fileCounts, complete: pages.hits.hits.length < MATCHED_PAGES_MAX };
+    return { records, matches: grouped.files };
   }
 
-  /**
-   * Relevance order over a small window (the 100 of `includePassages`): the details of every candidate in
-   * one `_msearch` give the file bonus too (files matched, counted from the same pages), so ranking, bonus,
-   * records and matches take two requests instead of three. Null when the matched pages were capped.
-   */
-  private async relevanceWindow(q: SearchQuery, text: TextQuery, ranked: Candidate[]): Promise<{ page: Candidate[]; details: Details } | null> {
-    const details = await this.details(q, text, ranked.map((c) => c.filingId));
-    if (!details.complete) return null;
-    for (const c of ranked) {
-      const n = details.fileCounts.get(c.filingId) ?? 0;
-      if (n > 1) c.score += WEIGHTS.files * Math.log(n);
-    }
-    ranked.sort(byScoreThenFiling);
-    return { page: this.order(ranked.slice(0, q.window), q.sort).slice(q.offset, q.offset + q.limit), details };
-  }
-
+  /** Ranking (one request, two with the OR tier), then records and matched files of the returned page only (one `_msearch`). */
   async search(q: SearchQuery): Promise<SearchPage> {
     const text = await this.textOf(q);
     const { candidates: ranked, capped } = await this.rank(q, text);
     const n = ranked.length;
-    const whole = isTextual(text) && q.sort.some((k) => k.field === 'relevance') && n <= this.wholeWindowDetails ? await this.relevanceWindow(q, text, ranked) : null;
-    const page = whole?.page ?? (await this.window(q, text, ranked)).slice(q.offset, q.offset + q.limit);
-    const { records, matches } = whole?.details ?? (await this.details(q, text, page.map((c) => c.filingId)));
+    const page = this.order(ranked.slice(0, q.window), q.sort).slice(q.offset, q.offset + q.limit);
+    const { records, matches } = await this.details(q, text, page.map((c) => c.filingId));
     return {
       hits: page.filter((c) => records.has(c.filingId)).map((c) => ({ filing: records.get(c.filingId)!, score: c.score, matches: matches.get(c.filingId) ?? [] })),
       candidates: Math.min(n, q.window),
@@ -379,17 +310,4 @@ export class ElasticsearchSearchIndex implements SearchIndex {
 function okOrThrow<T>(r: estypes.MsearchResponseItem<T>): estypes.MsearchMultiSearchItem<T> {
   if ('error' in r) throw new Error(`search index: ${r.error.type}: ${r.error.reason ?? ''}`);
   return r;
-}
-
-/** Candidates (of a window in sort order) that share every sort key with a neighbour, in tie groups that overlap [from, to). */
-export function tiesOverlapping<C extends { fields: Record<string, string | null> }>(sorted: C[], sort: SortKey[], from: number, to: number): C[] {
-  const same = (a: C, b: C) => sort.every((k) => k.field === 'relevance' || a.fields[k.field] === b.fields[k.field]);
-  const out: C[] = [];
-  let start = 0;
-  for (let i = 1; i <= sorted.length; i++) {
-    if (i < sorted.length && same(sorted[start], sorted[i])) continue;
-    if (i - start > 1 && start < to && i > from) out.push(...sorted.slice(start, i));
-    start = i;
-  }
-  return out;
 }

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { Client } from '@elastic/elasticsearch';
 import type { Knex } from 'knex';
 import { ElasticsearchSearchIndex } from '../../infra/search/elasticsearch-search-index';
-import { buildSearchQuery } from '../../queries/search/search-query';
-import type { SortKey } from '../../src/ports/search-index';
+import { buildSearchQuery, type SearchBody } from '../../queries/search/search-query';
+import type { IndexedFiling, SortKey } from '../../src/ports/search-index';
 import { searchIndexContract } from '../contracts/search-index.contract';
 import { buildRelevanceCorpus, corpusId, toIndexedFilings } from '../files/relevance/corpus';
 import { dropTestIndexes, testElasticsearchUrl, uniqueAlias } from '../support/elasticsearch';
@@ -97,46 +97,71 @@ if (url) {
 }
 
 if (url) {
-  describe('ElasticsearchSearchIndex: bounded ranking and the file bonus from the window\'s details', function () {
+  describe('ElasticsearchSearchIndex: filing-level ranking', function () {
     this.timeout(60_000);
     const client = new Client({ node: url });
     const alias = uniqueAlias();
     const index = new ElasticsearchSearchIndex(client, { alias });
-    // The file bonus always from the terms aggregation over the candidates (the design before the details carried it).
-    const aggregation = new ElasticsearchSearchIndex(client, { alias, wholeWindowDetails: 0 });
-    const capped = new ElasticsearchSearchIndex(client, { alias, documentCap: () => 3 });
+    const capped = new ElasticsearchSearchIndex(client, { alias, filingCap: () => 3 });
     const ctx = { trx: undefined as unknown as Knex.Transaction, table: (n: string) => n };
-    const query = (body: { query: string; sort?: SortKey[]; intent?: string }, window: number) => ({ ...buildSearchQuery({ ...body, dataScope: 'all' }, { canViewSerff: true }, { offset: 0 }), window, limit: 200 });
+    const relevance: SortKey[] = [{ field: 'relevance', direction: 'desc' }];
+    const query = (body: { query: string; sort?: SortKey[]; intent?: string; filters?: SearchBody['filters'] }, window: number) => ({ ...buildSearchQuery({ sort: relevance, ...body, dataScope: 'all' }, { canViewSerff: true }, { offset: 0 }), window, limit: 200 });
+    const corpus = toIndexedFilings(buildRelevanceCorpus());
+    const solar = corpus.find((f) => f.filing.id === corpusId('solar-panels'))!;
+    // Each keyword on a page of its own file: only the filing as a whole holds both.
+    const split: IndexedFiling = {
+      ...solar,
+      filing: { ...solar.filing, id: '00000000-0000-4000-8000-00000000a11d', source: 'serff', sourceReference: 'SPLIT-1', description: null },
+      documents: [
+        { ...solar.documents[0], fileId: '00000000-0000-4000-8000-00000000f001', name: 'a.pdf', pages: [{ page: 1, text: 'The quokka schedule applies.' }] },
+        { ...solar.documents[0], fileId: '00000000-0000-4000-8000-00000000f002', name: 'b.pdf', pages: [{ page: 1, text: 'A wombat endorsement follows.' }, { page: 2, text: 'Wombat wombat.' }] },
+      ],
+    };
+    // The same unusual word in a filing without a submission date, one from 2017 and one from 2018.
+    const dated = ([null, '2017-12-31', '2018-01-01'] as const).map((submissionDate, i): IndexedFiling => ({
+      ...solar,
+      filing: { ...solar.filing, id: `00000000-0000-4000-8000-00000000d0${i}0`, sourceReference: `DATED-${i}`, submissionDate },
+      documents: [{ ...solar.documents[0], fileId: `00000000-0000-4000-8000-00000000d0${i}1`, pages: [{ page: 1, text: 'A zebu herd.' }] }],
+    }));
     before(async () => {
       await index.createSchema(ctx.trx, ctx.table);
-      await index.upsert(ctx, toIndexedFilings(buildRelevanceCorpus()));
+      await index.upsert(ctx, [...corpus, split, ...dated]);
     });
     after(async () => {
       await dropTestIndexes(client, alias);
       await client.close();
     });
 
-    const relevance: SortKey[] = [{ field: 'relevance', direction: 'desc' }];
-    for (const body of [{ query: 'rate territory', sort: relevance }, { query: 'roof hail deductible', intent: 'how roof age changes settlement', sort: relevance }, { query: 'wildfire geothermal', sort: relevance }]) {
-      for (const window of [3, 20, 1200]) {
-        it(`"${body.query}", window ${window}: the same filings, order, scores and exhaustive as with the aggregation`, async () => {
-          const [a, b] = [await index.search(query(body, window)), await aggregation.search(query(body, window))];
-          assert.ok(b.hits.length > 0);
-          assert.deepEqual(a.hits.map((h) => [h.filing.id, h.score.toFixed(4), h.matches]), b.hits.map((h) => [h.filing.id, h.score.toFixed(4), h.matches]));
-          assert.equal(a.exhaustive, b.exhaustive);
-          assert.equal(a.candidates, b.candidates);
-        });
-      }
-    }
+    it('rule: the AND tier holds filings with every keyword somewhere, not only on one page; matches list each file by its own pages', async () => {
+      const page = await index.search(query({ query: 'quokka wombat' }, 100));
+      assert.deepEqual(page.hits.map((h) => h.filing.id), [split.filing.id]);
+      assert.deepEqual(page.hits[0].matches.map((m) => m.fileId).sort(), split.documents.map((d) => d.fileId).sort());
+    });
 
-    it('rule: a tier that hit the document cap reports exhaustive: false, even with the window not full', async () => {
-      const body = { query: 'rate territory', sort: relevance };
+    it('rule: a quoted phrase must occur within one page, never across a page break', async () => {
+      const narrow: SearchBody['filters'] = [{ field: 'trackingNumber', operator: 'eq', value: 'SPLIT-1' }];
+      assert.deepEqual((await index.search(query({ query: '"wombat endorsement"', filters: narrow }, 100))).hits.map((h) => h.filing.id), [split.filing.id]);
+      // Two files, each with one of the words.
+      assert.deepEqual((await index.search(query({ query: '"quokka wombat"', filters: narrow }, 100))).hits.length, 0);
+      // "follows. Wombat" spans page 1 and page 2 of the same file.
+      assert.deepEqual((await index.search(query({ query: '"follows wombat"', filters: narrow }, 100))).hits.length, 0);
+    });
+
+    it('rule: dataScope recent is a submission date from 2018-01-01 or none; historical is before it', async () => {
+      const scoped = async (dataScope: 'recent' | 'historical' | 'all') => (await index.search({ ...buildSearchQuery({ query: 'zebu', sort: relevance, dataScope }, { canViewSerff: true }, { offset: 0 }), limit: 200 })).hits.map((h) => h.filing.sourceReference).sort();
+      assert.deepEqual(await scoped('recent'), ['DATED-0', 'DATED-2']);
+      assert.deepEqual(await scoped('historical'), ['DATED-1']);
+      assert.deepEqual(await scoped('all'), ['DATED-0', 'DATED-1', 'DATED-2']);
+    });
+
+    it('rule: a tier that hit the filing cap reports exhaustive: false, even with the window not full', async () => {
+      const body = { query: 'rate territory' };
       const full = await index.search(query(body, 1200));
       assert.equal(full.exhaustive, true);
       assert.ok(full.candidates > 3);
       const bounded = await capped.search(query(body, 1200));
       assert.equal(bounded.exhaustive, false);
-      assert.ok(bounded.candidates >= 1 && bounded.candidates <= 3, `${bounded.candidates} filings from 3 documents`);
+      assert.ok(bounded.candidates >= 1 && bounded.candidates <= 3, `${bounded.candidates} filings`);
     });
   });
 }

@@ -31,9 +31,12 @@ export interface PageDoc {
   body: Record<string, unknown>;
 }
 
-/** The page documents of one filing version, with deterministic ids. */
+/**
+ * The page documents of one filing version, with deterministic ids. No filter fields or metadata: pages are
+ * only ever read by filing id (ranking and filters work on filing documents), and every byte here is read
+ * again when passages fetch the page.
+ */
 export function pageDocs(x: IndexedFiling): PageDoc[] {
-  const common = filterFields(x.filing);
   const out: PageDoc[] = [];
   for (const d of x.documents) {
     for (const p of d.pages) {
@@ -41,7 +44,7 @@ export function pageDocs(x: IndexedFiling): PageDoc[] {
       for (let s = 0; s < segs.length; s++) {
         out.push({
           id: pageDocId(x.filing.id, d.fileId, p.page, s),
-          body: { kind: KIND_PAGE, ...common, fileId: d.fileId, fileName: d.name, versionId: d.versionId, page: p.page, segment: s, body: segs[s] },
+          body: { kind: KIND_PAGE, filingId: x.filing.id, fileId: d.fileId, fileName: d.name, versionId: d.versionId, page: p.page, segment: s, body: segs[s] },
         });
       }
     }
@@ -49,7 +52,18 @@ export function pageDocs(x: IndexedFiling): PageDoc[] {
   return out;
 }
 
-/** The filing document: metadata, the record search results return, and which page documents exist. */
+/**
+ * The filing document: metadata, file names and every page's text (what ranking reads), the record
+ * search results return, and which page documents exist.
+ */
 export function filingDoc(x: IndexedFiling, pageDocIds: string[], retiredDocIds: string[]): Record<string, unknown> {
-  return { kind: KIND_FILING, ...filterFields(x.filing), record: recordOf(x.filing), pageDocIds, retiredDocIds };
+  return {
+    kind: KIND_FILING,
+    ...filterFields(x.filing),
+    fileName: x.documents.map((d) => d.name),
+    text: x.documents.flatMap((d) => d.pages.flatMap((p) => segments(p.text))),
+    record: recordOf(x.filing),
+    pageDocIds,
+    retiredDocIds,
+  };
 }

@@ -1,12 +1,14 @@
 import type { estypes } from '@elastic/elasticsearch';
 
 /**
- * One Elasticsearch index holds two kinds of documents, so that one `collapse` on `filingId` ranks
- * filings by their best document:
- * - `filing`: the filing's metadata, its catalog record (returned as is) and the ids of its page
- *   documents (so a new version can delete pages that no longer exist: there is no _delete_by_query);
- * - `page`: one page (or 20,000-character segment) of one file, carrying a copy of the filing's
- *   filter fields and metadata text, so filters, ranking and collapse need no join.
+ * One Elasticsearch index holds two kinds of documents:
+ * - `filing`: what ranks. The filing's metadata, its file names and ALL its text (`text`: one array
+ *   element per page segment, so a phrase never spans two pages), its catalog record (returned as is)
+ *   and the ids of its page documents (so a new version can delete pages that no longer exist: there
+ *   is no _delete_by_query). Ranking is a plain top-k over these, one document per filing: no collapse.
+ * - `page`: one page (or 20,000-character segment) of one file: its filing and file ids, file name,
+ *   page number and text. Read only for the filings of a returned page: which files matched, their
+ *   best pages, and the text passages are cut from.
  */
 export const KIND_FILING = 'filing';
 export const KIND_PAGE = 'page';
@@ -31,10 +33,13 @@ export const INDEX_SETTINGS: estypes.IndicesIndexSettings = {
 
 export const INDEX_MAPPINGS: estypes.MappingTypeMapping = {
   dynamic: 'strict',
+  // A filing's `text` is indexed only: keeping a second copy of every page in _source would double the
+  // stored bytes, and the passages read the page documents.
+  _source: { excludes: ['text'] },
   properties: {
     kind: keyword,
     filingId: keyword,
-    // Filter and sort fields (a copy on every page document).
+    // Filter and sort fields (filing documents).
     source: keyword,
     /** The native reference upper-cased: exact and prefix tracking-number matches (SERFF is case-insensitive). */
     referenceKey: keyword,
@@ -63,6 +68,8 @@ export const INDEX_MAPPINGS: estypes.MappingTypeMapping = {
     /** Positions (the default) for phrases; no offsets: passages are cut in the service, not by the highlighter. */
     body: english,
     // Filing documents.
+    /** Every page segment of the filing (an array: the default position gap keeps phrases within one page). */
+    text: english,
     record: { type: 'object', enabled: false },
     pageDocIds: stored,
     retiredDocIds: stored,

@@ -21,73 +21,123 @@ interface Fragment {
   score: number;
 }
 
-/** One regular expression per stem list: each stem (and its shortened form) as a numbered group, at the start of a word. */
-const patterns = new Map<string, { re: RegExp; stemOfGroup: number[] }>();
-
-function patternOf(stems: string[]): { re: RegExp; stemOfGroup: number[] } | null {
-  const key = stems.join('\u0000');
-  const cached = patterns.get(key);
-  if (cached) return cached;
-  const alts: string[] = [];
-  const stemOfGroup: number[] = [];
+/** Each stem's searched forms (itself, and without a final `i` or `e`), in the order a match prefers them. */
+function formsOf(stems: string[]): { form: string; stem: number }[] {
+  const out: { form: string; stem: number }[] = [];
   stems.forEach((s, i) => {
     if (!s) return;
-    const forms = [s, ...(s.length > 3 && (s.endsWith('i') || s.endsWith('e')) ? [s.slice(0, -1)] : [])];
-    for (const f of forms) {
-      alts.push(`(${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`);
-      stemOfGroup.push(i);
+    out.push({ form: s, stem: i });
+    if (s.length > 3 && (s.endsWith('i') || s.endsWith('e'))) out.push({ form: s.slice(0, -1), stem: i });
+  });
+  return out;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+function isWordChar(c: number): boolean {
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  return WORD_CHAR.test(String.fromCharCode(c));
+}
+
+/** JavaScript's `\s`. */
+function isSpace(c: number): boolean {
+  if (c === 32 || (c >= 9 && c <= 13)) return true;
+  if (c < 160) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/**
+ * Where query terms start in the text, and which stem each is: at a word start (not after a letter or
+ * digit), the first form (in stem order) the text starts with there, case-insensitively. Found with
+ * `indexOf` per form over the lower-cased text: a case-insensitive Unicode regular expression over the
+ * same text cost ten times as much, and a result page cuts passages from ~250 pages.
+ */
+function termsIn(text: string, stems: string[]): { at: number; stem: number }[] {
+  const forms = formsOf(stems);
+  if (!forms.length) return [];
+  const lower = text.toLowerCase();
+  // Lower-casing a few characters changes the length (İ): positions would not line up.
+  if (lower.length !== text.length) return termsByCharacter(text, forms);
+  const best = new Map<number, number>();
+  forms.forEach((f, k) => {
+    for (let i = lower.indexOf(f.form); i >= 0; i = lower.indexOf(f.form, i + 1)) {
+      if (i > 0 && isWordChar(lower.charCodeAt(i - 1))) continue;
+      const prev = best.get(i);
+      if (prev === undefined || prev > k) best.set(i, k);
     }
   });
-  if (!alts.length) return null;
-  const p = { re: new RegExp(`(?<![\\p{L}\\p{N}])(?:${alts.join('|')})`, 'giu'), stemOfGroup };
-  if (patterns.size >= 1000) patterns.delete(patterns.keys().next().value!);
-  patterns.set(key, p);
-  return p;
-}
-
-/** Where query terms start in the text, and which stem each is (one scan). */
-function termsIn(text: string, stems: string[]): { at: number; stem: number }[] {
-  const p = patternOf(stems);
-  if (!p) return [];
   const out: { at: number; stem: number }[] = [];
-  p.re.lastIndex = 0;
-  for (let m = p.re.exec(text); m; m = p.re.exec(text)) {
-    const g = m.findIndex((x, i) => i > 0 && x !== undefined);
-    out.push({ at: m.index, stem: p.stemOfGroup[g - 1] });
+  let end = 0;
+  for (const i of [...best.keys()].sort((a, b) => a - b)) {
+    // A match hides any other starting inside it, as a scanning regular expression would.
+    if (i < end) continue;
+    const f = forms[best.get(i)!];
+    out.push({ at: i, stem: f.stem });
+    end = i + f.form.length;
   }
   return out;
 }
 
-/** Sentence-bounded pieces of at most about `size` characters (a longer sentence is cut after a word). */
-function fragmentsOf(text: string, size: number): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = [];
-  const sentence = /[^.!?\n\f]*(?:[.!?]+|[\n\f]+|$)/g;
-  for (let m = sentence.exec(text); m && m[0].length; m = sentence.exec(text)) {
-    let start = m.index;
-    const end = m.index + m[0].length;
-    while (end - start > size) {
-      const cut = text.slice(start + size, end).search(/\s/);
-      if (cut < 0) break;
-      out.push({ start, end: start + size + cut });
-      start = start + size + cut;
-    }
-    if (end > start) out.push({ start, end });
+/** The rare text whose lower-cased form has another length: a case-insensitive regular expression. */
+function termsByCharacter(text: string, forms: { form: string; stem: number }[]): { at: number; stem: number }[] {
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${forms.map((f) => `(${f.form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})`).join('|')})`, 'giu');
+  const out: { at: number; stem: number }[] = [];
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const g = m.findIndex((x, i) => i > 0 && x !== undefined);
+    out.push({ at: m.index, stem: forms[g - 1].stem });
   }
   return out;
+}
+
+/** Character classes of the sentence split (all ASCII): 1 = `.`, `!`, `?`; 2 = `\n`, `\f`. A table: these loops read most of a page. */
+const BREAK = new Uint8Array(128);
+BREAK[46] = BREAK[33] = BREAK[63] = 1;
+BREAK[10] = BREAK[12] = 2;
+const breakOf = (c: number): number => (c < 128 ? BREAK[c] : 0);
+
+/**
+ * The fragment holding position `at` (a term's first character, never a sentence end or line break).
+ * A page is cut into sentences, each running to its last consecutive `.`, `!` or `?`, or through a run of
+ * line breaks, or to the end; a sentence longer than `size` is cut into pieces of about `size` characters
+ * after a word. Found from `at` outwards, so only the sentences holding terms are ever read.
+ */
+function fragmentAt(text: string, at: number, size: number): { start: number; end: number } {
+  const n = text.length;
+  let start = at;
+  while (start > 0 && breakOf(text.charCodeAt(start - 1)) === 0) start--;
+  let end = at;
+  while (end < n && breakOf(text.charCodeAt(end)) === 0) end++;
+  const kind = end < n ? breakOf(text.charCodeAt(end)) : 0;
+  while (end < n && breakOf(text.charCodeAt(end)) === kind) end++;
+  while (end - start > size) {
+    let cut = start + size;
+    while (cut < end && !isSpace(text.charCodeAt(cut))) cut++;
+    if (cut >= end) break;
+    if (at < cut) return { start, end: cut };
+    start = cut;
+  }
+  return { start, end };
 }
 
 /** The passage of one page: up to FRAGMENTS best fragments in text order, joined by " … "; null when the page is empty. */
 export function passageText(text: string, stems: string[]): string | null {
   const terms = termsIn(text, stems);
   const frags: Fragment[] = [];
-  let t = 0;
-  for (const f of fragmentsOf(text, FRAGMENT_CHARS)) {
-    const seen = new Map<number, number>();
-    while (t < terms.length && terms[t].at < f.start) t++;
-    for (; t < terms.length && terms[t].at < f.end; t++) seen.set(terms[t].stem, (seen.get(terms[t].stem) ?? 0) + 1);
+  const counts = new Array<number>(stems.length).fill(0);
+  const order: number[] = [];
+  for (let t = 0; t < terms.length; ) {
+    if (breakOf(text.charCodeAt(terms[t].at)) !== 0) {
+      t++;
+      continue;
+    }
+    const f = fragmentAt(text, terms[t].at, FRAGMENT_CHARS);
+    for (; t < terms.length && terms[t].at < f.end; t++) {
+      if (counts[terms[t].stem]++ === 0) order.push(terms[t].stem);
+    }
     let score = 0;
-    for (const n of seen.values()) score += 1 + Math.log(n) / 4; // distinct terms first, repeats a little
-    if (score > 0) frags.push({ ...f, score });
+    for (const k of order) score += 1 + Math.log(counts[k]) / 4; // distinct terms first, repeats a little
+    for (const k of order) counts[k] = 0;
+    order.length = 0;
+    frags.push({ ...f, score });
   }
   const best = frags.sort((a, b) => b.score - a.score || a.start - b.start).slice(0, FRAGMENTS).sort((a, b) => a.start - b.start);
   const tidy = (s: string) => s.replace(/\s+/g, ' ').trim();

@@ -55,7 +55,8 @@ export class BulkWriter {
       bytes += 200;
       if (doc) {
         body.push(doc);
-        bytes += Buffer.byteLength(String((doc as { body?: string }).body ?? '')) + 1000;
+        const d = doc as { body?: string; text?: string[] };
+        bytes += Buffer.byteLength(d.body ?? '') + (d.text ?? []).reduce((n, t) => n + Buffer.byteLength(t), 0) + 1000;
       }
       if (bytes >= BULK_BYTES) await flush();
     }
