@@ -11,35 +11,21 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { ensureEmbeddedPostgres } from '../infra/postgres/embedded';
 import { BIN } from './support/load';
+import { seedCommandsWorkspace } from './support/working-filings-seed';
+import { cpuSeconds, postmasterCpuSeconds } from './support/process-cpu';
 import { spawn } from 'node:child_process';
-import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
-import { openRuntime } from '../src/runtime';
-import { TOKENS } from '../src/tokens';
-import type { IdentityCommands } from '../commands/identity/identity-commands';
-import { seedListings, upload } from '../test/working-filings/support';
-
-const stat = (pid: number) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+import { upload } from '../test/working-filings/support';
 
 /** CPU ticks of one process (itself only). */
 function processCpu(pid: number): number {
-  const s = stat(pid);
-  return Number(s[11]) + Number(s[12]);
+  const c = cpuSeconds(pid);
+  return (c.user + c.sys) * 100;
 }
 
 /** CPU ticks of the postmaster, its exited children and every living backend. */
 function postgresCpu(root: number): number {
-  const s = stat(root);
-  let ticks = Number(s[11]) + Number(s[12]) + Number(s[13]) + Number(s[14]);
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const f = stat(Number(pid));
-      if (Number(f[1]) === root) ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      /* gone */
-    }
-  }
-  return ticks;
+  return postmasterCpuSeconds(root) * 100;
 }
 
 const TICK_MS = 10;
@@ -89,19 +75,8 @@ async function main() {
   await admin.query('create extension if not exists pg_stat_statements');
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-prof-cmds-data-'));
-  const rt = await openRuntime(loadConfig({}, { databaseUrl: url, dataDir }), log);
-  const id = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
-  const meta = { actor: 'bench' };
-  const { tenantId } = await id.createTenant({ name: 'Bench', datasets: ['naic'], sharing: false }, meta);
-  const { userId } = await id.createUser({ tenantId, name: 'Bench Editor', email: null }, meta);
-  const { apiKey } = await id.createKey({ userId, readOnly: false, permissions: [] }, meta);
-  const { scope } = await id.createScope({ tenantId, name: 'Bench scope' }, meta);
-  await id.grant({ scope, userId, role: 'manager' }, meta);
-  const l = await seedListings(rt, scope);
-  await rt.close();
-
+  const { apiKey, scope, createBody: body } = await seedCommandsWorkspace(url, dataDir, log);
   const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
-  const body = JSON.stringify({ scope, companyId: l.companyId, jurisdictionId: l.jurisdictionId, primaryProductId: l.productId, filingType: 'rate', description: 'Personal auto rate revision: +4.2% statewide, telematics discount expanded.', serffTrackingNumber: 'ALSE-134016536' });
 
   for (const phase of phases) {
     const env: Record<string, string> = { DATABASE_URL: url, LOG_LEVEL: 'warn' };

@@ -11,25 +11,13 @@ import { createLogger } from '../src/logger';
 import { openRuntime } from '../src/runtime';
 import { writeGeneratedCatalog } from './catalog-generator';
 import { SEARCH_PROJECTION } from '../projections/search/search-projector';
+import { postmasterCpuSeconds } from './support/process-cpu';
 
 /** CPU seconds*100 (clock ticks) of the embedded postmaster and every backend, living or exited. */
 function postgresCpu(dataDir: string): number | null {
   const pidFile = fs.readdirSync(dataDir, { recursive: true }).map(String).find((f) => f.endsWith('postmaster.pid'));
   if (!pidFile) return null;
-  const root = Number(fs.readFileSync(path.join(dataDir, pidFile), 'utf8').split('\n')[0]);
-  let ticks = 0;
-  const stat = (pid: number) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const s = stat(root);
-  ticks += Number(s[11]) + Number(s[12]) + Number(s[13]) + Number(s[14]);
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const f = stat(Number(pid));
-      if (Number(f[1]) === root) ticks += Number(f[11]) + Number(f[12]);
-    } catch {
-      /* gone */
-    }
-  }
-  return ticks;
+  return postmasterCpuSeconds(Number(fs.readFileSync(path.join(dataDir, pidFile), 'utf8').split('\n')[0])) * 100;
 }
 
 /** With BYTES set: parameter bytes sent per statement shape (what the socket writes are made of). */

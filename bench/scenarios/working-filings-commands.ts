@@ -1,12 +1,9 @@
 import type { BenchScenario } from '../types';
 import { benchDatabase, tmpDir } from '../support/postgres';
 import { BIN, load, rssMb, startServerProcess } from '../support/load';
-import { loadConfig } from '../../src/config';
+import { seedCommandsWorkspace } from '../support/working-filings-seed';
 import { createLogger } from '../../src/logger';
-import { openRuntime } from '../../src/runtime';
-import { TOKENS } from '../../src/tokens';
-import type { IdentityCommands } from '../../commands/identity/identity-commands';
-import { seedListings, upload } from '../../test/working-filings/support';
+import { upload } from '../../test/working-filings/support';
 import autocannon from 'autocannon';
 import fs from 'node:fs';
 
@@ -31,20 +28,9 @@ export const scenario: BenchScenario = {
     const connections = 16;
     const url = await benchDatabase();
     const dataDir = tmpDir('ifrs-bench-wf-');
-    const rt = await openRuntime(loadConfig({}, { databaseUrl: url, dataDir }), createLogger('warn'));
-    const id = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
-    const meta = { actor: 'bench' };
-    const { tenantId } = await id.createTenant({ name: 'Bench', datasets: ['naic'], sharing: false }, meta);
-    const { userId } = await id.createUser({ tenantId, name: 'Bench Editor', email: null }, meta);
-    const { apiKey } = await id.createKey({ userId, readOnly: false, permissions: [] }, meta);
-    const { scope } = await id.createScope({ tenantId, name: 'Bench scope' }, meta);
-    await id.grant({ scope, userId, role: 'manager' }, meta);
-    const l = await seedListings(rt, scope);
-    await rt.close();
-
+    const { apiKey, scope, createBody: body } = await seedCommandsWorkspace(url, dataDir, createLogger('warn'));
     const serve = await startServerProcess(BIN, ['serve', '--port', '0', '--data-dir', dataDir], { DATABASE_URL: url, LOG_LEVEL: 'warn' });
     const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
-    const body = JSON.stringify({ scope, companyId: l.companyId, jurisdictionId: l.jurisdictionId, primaryProductId: l.productId, filingType: 'rate', description: 'Personal auto rate revision: +4.2% statewide, telematics discount expanded.', serffTrackingNumber: 'ALSE-134016536' });
     const pid = serve.child.pid!;
     await load(`${serve.url}/managed-filings`, { connections, seconds: 1, headers, method: 'POST', body });
     const createCpu0 = cpuMs(pid);

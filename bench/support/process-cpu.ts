@@ -29,6 +29,11 @@ export function postgresCpuSeconds(dataDir: string): number {
   } catch {
     return 0;
   }
+  return postmasterCpuSeconds(postmaster);
+}
+
+/** As postgresCpuSeconds, for the postmaster with that pid. */
+export function postmasterCpuSeconds(postmaster: number): number {
   let total = 0;
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
