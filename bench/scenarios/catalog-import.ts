@@ -47,6 +47,10 @@ export const scenario: BenchScenario = {
       const appended = (Date.now() - started) / 1000;
       await rt.engine.catchUp(catalogSide);
       const projected = (Date.now() - started) / 1000;
+      const first = { scenario: 'catalog-import', metric: 'import + catalog, directory and file projections', value: Math.round(r.imported / projected), unit: 'filings/s', goal: '>= 4000', note: `${n} filings with 3 text pages each, projected while appending (as import --wait); appends done after ${appended.toFixed(2)} s` };
+      // BENCH_IMPORT_CATALOG_ONLY=1 stops here: at 1,000,000 filings the search indexing of 3 M pages and
+      // the two re-imports would add half an hour to a run that is about the import goal.
+      if (process.env.BENCH_IMPORT_CATALOG_ONLY === '1') return [first];
       const searchStart = Date.now();
       await rt.engine.catchUp([SEARCH_PROJECTION]);
       const searchSeconds = (Date.now() - searchStart) / 1000;
@@ -59,7 +63,7 @@ export const scenario: BenchScenario = {
       const b = await runImport(rt, bare, { wait: true });
       const bareSeconds = (Date.now() - bareStart) / 1000;
       return [
-        { scenario: 'catalog-import', metric: 'import + catalog, directory and file projections', value: Math.round(r.imported / projected), unit: 'filings/s', goal: '>= 4000', note: `${n} filings with 3 text pages each, projected while appending (as import --wait); appends done after ${appended.toFixed(2)} s` },
+        first,
         { scenario: 'catalog-import', metric: 'search indexing of those pages', value: Math.round(pages / searchSeconds), unit: 'pages/s', goal: '>= 1000' },
         { scenario: 'catalog-import', metric: 'import including search indexing', value: Math.round(r.imported / (projected + searchSeconds)), unit: 'filings/s' },
         { scenario: 'catalog-import', metric: 'unchanged re-import', value: Math.round(r.imported / reSeconds), unit: 'filings/s' },
