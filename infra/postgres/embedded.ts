@@ -140,6 +140,10 @@ export async function ensureEmbeddedPostgres(dataDir: string, log: Logger, opts:
         '-c', 'shared_buffers=256MB',
         '-c', 'work_mem=16MB',
         '-c', 'maintenance_work_mem=256MB',
+        // Fewer checkpoints under bulk imports: after each one, the first change to every index page writes the
+        // whole page to the WAL again (random uuid keys touch most of them). Costs only recovery time.
+        '-c', 'max_wal_size=4GB',
+        '-c', 'checkpoint_timeout=15min',
         // An open transaction holds every subscriber back (see the event store), so none may idle.
         '-c', 'idle_in_transaction_session_timeout=60s',
         ...(opts.throwaway ? ['-c', 'fsync=off', '-c', 'full_page_writes=off'] : []),
