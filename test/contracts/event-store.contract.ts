@@ -11,13 +11,23 @@ export interface EventStoreFixture {
 }
 
 /** Reads the whole log from a position the way a subscriber does, until nothing more is visible. */
-async function readToEnd(store: EventStore, after: LogPosition, types?: string[]): Promise<{ events: RecordedEvent[]; horizon: LogPosition }> {
+/**
+ * Reads the log to its visible end. With `until`, keeps reading until that position is visible: the
+ * horizon stays below any transaction still running anywhere in the cluster (another test's, another
+ * database's), and a reader waits for it rather than skip what it may yet commit.
+ */
+async function readToEnd(store: EventStore, after: LogPosition, types?: string[], until?: LogPosition): Promise<{ events: RecordedEvent[]; horizon: LogPosition }> {
   const events: RecordedEvent[] = [];
   let pos = after;
+  const deadline = Date.now() + 10_000;
   for (;;) {
     const r = await store.readAll({ after: pos, limit: 50, types });
     events.push(...r.events);
-    if (comparePositions(r.horizon, pos) <= 0) return { events, horizon: pos };
+    if (comparePositions(r.horizon, pos) <= 0) {
+      if (!until || comparePositions(pos, until) >= 0 || Date.now() > deadline) return { events, horizon: pos };
+      await new Promise((res) => setTimeout(res, 20));
+      continue;
+    }
     pos = r.horizon;
   }
 }
@@ -94,10 +104,10 @@ export function eventStoreContract(name: string, makeFixture: () => Promise<Even
     it('reads the global log after a position, filtered by type, with a horizon past skipped events', async () => {
       const start = await fx.store.head();
       const s = `test-${uniq()}`;
-      await fx.store.append(s, [{ type: 'Keep', data: { i: 1 } }, { type: 'Skip', data: {} }, { type: 'Keep', data: { i: 2 } }], 0, {});
-      const all = await readToEnd(fx.store, start);
+      const appended = await fx.store.append(s, [{ type: 'Keep', data: { i: 1 } }, { type: 'Skip', data: {} }, { type: 'Keep', data: { i: 2 } }], 0, {});
+      const all = await readToEnd(fx.store, start, undefined, appended.position);
       assert.deepEqual(all.events.filter((e) => e.streamId === s).map((e) => e.type), ['Keep', 'Skip', 'Keep']);
-      const kept = await readToEnd(fx.store, start, ['Keep']);
+      const kept = await readToEnd(fx.store, start, ['Keep'], appended.position);
       assert.deepEqual(kept.events.filter((e) => e.streamId === s).map((e) => (e.data as { i: number }).i), [1, 2]);
       assert.equal(comparePositions(kept.horizon, all.horizon), 0, 'the filtered reader moves as far as the unfiltered one');
       const head = await fx.store.head();
@@ -108,8 +118,8 @@ export function eventStoreContract(name: string, makeFixture: () => Promise<Even
       if (!fx.store.countBetween) this.skip();
       const before = await fx.store.head();
       const s = `test-${uniq()}`;
-      await fx.store.append(s, [{ type: 'A', data: {} }, { type: 'B', data: {} }, { type: 'C', data: {} }], 0, {});
-      const head = await fx.store.head();
+      // The append's own position, not head(): head stays below transactions still running elsewhere.
+      const { position: head } = await fx.store.append(s, [{ type: 'A', data: {} }, { type: 'B', data: {} }, { type: 'C', data: {} }], 0, {});
       const [first] = await fx.store.readStream(s);
       assert.equal(await fx.store.countBetween!(before, head, 100), 3);
       assert.equal(await fx.store.countBetween!(first.position, head, 100), 2);
