@@ -104,7 +104,8 @@ start() {
     # A Kafka cluster id is 16 random bytes, URL-safe base64 without padding.
     cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
     log "formatting storage in $KAFKA_DATA (cluster id $cluster_id)"
-    tool kafka.tools.StorageTool format --ignore-formatted -t "$cluster_id" -c "$KAFKA_CONF" >"$KAFKA_LOGS/format.log" 2>&1 \
+    # --cluster-id=ID, not "-t ID": an id that starts with "-" (1 in 64) would be read as an option.
+    tool kafka.tools.StorageTool format --ignore-formatted --cluster-id="$cluster_id" -c "$KAFKA_CONF" >"$KAFKA_LOGS/format.log" 2>&1 \
       || { tail_log "$KAFKA_LOGS/format.log"; die "storage format failed"; }
   fi
 
