@@ -13,11 +13,20 @@ import { aFiling } from './catalog-filing-mother';
  * exactly the order the spec defines: the sort keys, then relevance, then filing id, with the scores the
  * relevance order computes.
  */
+/** A fresh database holding a Postgres search index of these filings. */
+async function indexOf(filings: IndexedFiling[]): Promise<{ knex: Knex; index: PostgresSearchIndex }> {
+  const knex = knexFactory({ client: 'pg', connection: await freshDatabaseUrl(), pool: { min: 0, max: 2 } });
+  const index = new PostgresSearchIndex(knex);
+  const t = (n: string) => n;
+  await knex.transaction((trx) => index.createSchema(trx, t));
+  await knex.transaction((trx) => index.upsert({ trx, table: t }, filings));
+  return { knex, index };
+}
+
 describe('PostgresSearchIndex: a metadata sort over the candidate window', function () {
   this.timeout(60_000);
   let knex: Knex;
   let index: PostgresSearchIndex;
-  const t = (n: string) => n;
   const dates = ['2024-01-01', '2023-06-01', null, '2022-02-02'];
   const companies = ['Bravo Mutual', 'Alpha Casualty', 'Charlie Insurance'];
   // 30 filings hold both words (AND tier), 10 only one (OR tier); word counts vary the scores, dates and companies tie.
@@ -57,10 +66,7 @@ describe('PostgresSearchIndex: a metadata sort over the candidate window', funct
   }
 
   before(async () => {
-    knex = knexFactory({ client: 'pg', connection: await freshDatabaseUrl(), pool: { min: 0, max: 2 } });
-    index = new PostgresSearchIndex(knex);
-    await knex.transaction((trx) => index.createSchema(trx, t));
-    await knex.transaction((trx) => index.upsert({ trx, table: t }, filings));
+    ({ knex, index } = await indexOf(filings));
   });
   after(() => knex?.destroy());
 
@@ -105,7 +111,6 @@ describe('PostgresSearchIndex: a metadata sort over a full window', function () 
   this.timeout(120_000);
   let knex: Knex;
   let index: PostgresSearchIndex;
-  const t = (n: string) => n;
   const one = (text: string, i: number): IndexedFiling => ({
     filing: aFiling({ submissionDate: `2024-01-${String(1 + (i % 28)).padStart(2, '0')}` }),
     version: 1,
@@ -121,10 +126,7 @@ describe('PostgresSearchIndex: a metadata sort over a full window', function () 
     buildSearchQuery({ query: text, dataScope: 'all', sort, limit: 200 }, { canViewSerff: true }, { offset });
 
   before(async () => {
-    knex = knexFactory({ client: 'pg', connection: await freshDatabaseUrl(), pool: { min: 0, max: 2 } });
-    index = new PostgresSearchIndex(knex);
-    await knex.transaction((trx) => index.createSchema(trx, t));
-    await knex.transaction((trx) => index.upsert({ trx, table: t }, filings));
+    ({ knex, index } = await indexOf(filings));
   });
   after(() => knex?.destroy());
 
