@@ -1,4 +1,5 @@
 import v8 from 'node:v8';
+import { operatorSetsFlag } from './operator-node-flags';
 
 /**
  * How far V8 lets the old generation grow past what the last full collection left live, in percent.
@@ -20,8 +21,7 @@ export function boundHeapGrowth(
   execArgv: readonly string[] = process.execArgv,
   setFlags: (flags: string) => void = (flags) => v8.setFlagsFromString(flags),
 ): number | null {
-  const own = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) => /^--heap[-_]growing[-_]percent\b/.test(a));
-  if (own) return null;
+  if (operatorSetsFlag(/^--heap[-_]growing[-_]percent\b/, env, execArgv)) return null;
   const percent = env.IFRS_HEAP_GROWTH_PERCENT !== undefined ? Number(env.IFRS_HEAP_GROWTH_PERCENT) : DEFAULT_HEAP_GROWTH_PERCENT;
   if (!Number.isInteger(percent) || percent <= 0) return null;
   setFlags(`--heap-growing-percent=${percent}`);

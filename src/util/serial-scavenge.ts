@@ -1,4 +1,5 @@
 import v8 from 'node:v8';
+import { operatorSetsFlag } from './operator-node-flags';
 
 /**
  * `ifrs serve` runs young-generation collections on the main thread alone (--no-parallel-scavenge).
@@ -17,8 +18,8 @@ export function serialScavenge(
   execArgv: readonly string[] = process.execArgv,
   setFlags: (flags: string) => void = (flags) => v8.setFlagsFromString(flags),
 ): boolean {
-  const own = [...execArgv, ...(env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) => /^--(no[-_])?parallel[-_]scavenge\b|^--single[-_]threaded[-_]gc\b/.test(a));
-  if (own || env.IFRS_PARALLEL_SCAVENGE === '1') return false;
+  if (operatorSetsFlag(/^--(no[-_])?parallel[-_]scavenge\b|^--single[-_]threaded[-_]gc\b/, env, execArgv)) return false;
+  if (env.IFRS_PARALLEL_SCAVENGE === '1') return false;
   setFlags('--no-parallel-scavenge');
   return true;
 }
