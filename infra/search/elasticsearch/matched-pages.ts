@@ -31,23 +31,15 @@ export interface MatchedPages {
   files: Map<string, SearchHit['matches']>;
   /** Per listed file: the ids of its best pages, best first, at most PAGES_KEPT. */
   pages: Map<string, string[]>;
-  /** Per filing: how many of its files matched (not capped), what the file bonus counts. */
-  fileCounts: Map<string, number>;
 }
 
 export function groupMatchedPages(hits: estypes.SearchHit[], filesPerFiling: number): MatchedPages {
   const files = new Map<string, SearchHit['matches']>();
   const pages = new Map<string, string[]>();
-  const fileCounts = new Map<string, number>();
-  const counted = new Set<string>();
   const one = <T>(h: estypes.SearchHit, f: string): T | null => ((h.fields?.[f] as T[] | undefined) ?? [null])[0];
   for (const h of hits) {
     const filingId = one<string>(h, 'filingId')!;
     const fileId = one<string>(h, 'fileId')!;
-    if (!counted.has(fileId)) {
-      counted.add(fileId);
-      fileCounts.set(filingId, (fileCounts.get(filingId) ?? 0) + 1);
-    }
     let ids = pages.get(fileId);
     if (!ids) {
       const list = files.get(filingId) ?? [];
@@ -59,5 +51,5 @@ export function groupMatchedPages(hits: estypes.SearchHit[], filesPerFiling: num
     }
     if (ids.length < PAGES_KEPT) ids.push(pageDocId(filingId, fileId, one<number>(h, 'page'), one<number>(h, 'segment') ?? 0));
   }
-  return { files, pages, fileCounts };
+  return { files, pages };
 }
