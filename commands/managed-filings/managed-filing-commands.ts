@@ -164,7 +164,9 @@ export class ManagedFilingCommands {
     // names none can leave the check to the append.
     const namesArtifacts = input.artifactId !== undefined || input.attachments !== undefined;
     const guard = namesArtifacts ? undefined : this.access.editableFilingGuard(p, filingId);
-    const changes = guard ? await this.resolveArtifacts('', input) : await this.resolveArtifacts((await this.access.editableFiling(p, filingId)).row.scope_id, input);
+    // Under the guard no artifact is named, so the scope is never consulted.
+    const scopeId = guard ? '' : (await this.access.editableFiling(p, filingId)).row.scope_id;
+    const changes = await this.resolveArtifacts(scopeId, input);
     const r = await this.run(filingId, { type: 'PatchItem', itemId, changes, now: this.now().toISOString() }, this.meta(p, requestId), [MANAGED_FILING_ITEMS_PROJECTION], LWW_RETRIES, guard);
     return itemFromState(r.state.items[itemId]);
   }

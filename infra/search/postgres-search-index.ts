@@ -412,10 +412,10 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   async search(q: SearchQuery): Promise<SearchPage> {
-    const filter = this.filterSql(q);
-    if (q.reference) return this.filterOnly(q, filter);
+    if (q.reference) return this.filterOnly(q, this.filterSql(q));
     const ts = await this.tsqueries(q);
-    if (!(ts.or || ts.phrases.length)) return this.filterOnly(q, filter);
+    if (!(ts.or || ts.phrases.length)) return this.filterOnly(q, this.filterSql(q));
+    // A text query's filter marks apply some filters in the index (see filterSql's `marked`).
     return this.textual(q, this.filterSql(q, true), ts);
   }
 
