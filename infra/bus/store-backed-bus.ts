@@ -5,6 +5,9 @@ import type { Bus, Consumer } from '../../src/ports/bus';
 import { START, comparePositions, type LogPosition, type RecordedEvent } from '../../src/domain/events';
 import type { Logger } from '../../src/logger';
 
+/** How often at most a checkpoint that moved only over other groups' events is written. */
+const QUIET_SAVE_MS = 1000;
+
 /**
  * The embedded bus: each consumer group is a catch-up subscription on the event store with its own
  * checkpoint (`bus:<group>` in projection_checkpoints). The checkpoint moves only after the handler
@@ -35,7 +38,12 @@ export class StoreBackedBus implements Bus {
     const lockKey = crypto.createHash('sha256').update(name).digest().readInt32BE(0);
     let running = true;
     let wake: (() => void) | null = null;
-    const unlisten = await this.store.onAppended(() => wake?.());
+    // Counts wake-ups, so one that arrives during a batch is not slept through.
+    let pokes = 0;
+    const unlisten = await this.store.onAppended(() => {
+      pokes++;
+      wake?.();
+    });
     const sleep = (ms: number) =>
       new Promise<void>((resolve) => {
         const t = setTimeout(done, ms);
@@ -47,6 +55,15 @@ export class StoreBackedBus implements Bus {
       });
     const loop = (async () => {
       let conn: any = null;
+      /**
+       * The checkpoint, known in memory while this process holds the group's lock (nobody else moves it
+       * then). A move over other groups' events only is saved at most once a second: saving it on every
+       * batch, and looping at once after it, kept the consumer spinning (three statements and a
+       * synchronous commit per round trip) under any steady stream of writes it does not consume.
+       */
+      let pos: LogPosition | null = null;
+      let saved: LogPosition | null = null;
+      let savedAt = 0;
       try {
         while (running) {
           if (!conn) {
@@ -67,20 +84,27 @@ export class StoreBackedBus implements Bus {
             }
           }
           try {
-            const pos = await this.checkpoint(name);
+            const pokesAtStart = pokes;
+            if (!pos) saved = pos = await this.checkpoint(name);
             const { events, horizon } = await this.store.readAll({ after: pos, limit: this.batchSize, types: [...types] });
-            if (comparePositions(horizon, pos) <= 0) {
-              await sleep(1000);
-              continue;
+            if (comparePositions(horizon, pos) > 0) {
+              if (events.length) await handler(events);
+              pos = horizon;
             }
-            if (events.length) await handler(events);
-            await this.save(name, horizon);
+            if (comparePositions(pos, saved!) > 0 && (events.length || Date.now() - savedAt >= QUIET_SAVE_MS)) {
+              await this.save(name, pos);
+              saved = pos;
+              savedAt = Date.now();
+            }
+            // Nothing of ours: wait for the next append instead of reading again at once.
+            if (!events.length && pokes === pokesAtStart) await sleep(1000);
           } catch (e) {
             this.log.error({ err: e, group }, 'bus consumer batch failed; retrying');
             // The lock lives in the session: if the database went away, so did the lock. Drop the session
             // and win the election again before the next batch, so two consumers never run at once.
             const lost = conn;
             conn = null;
+            pos = null;
             await lost.query('select pg_advisory_unlock($1)', [lockKey]).catch(() => undefined);
             await this.knex.client.releaseConnection(lost).catch(() => undefined);
             await sleep(1000);
@@ -88,6 +112,8 @@ export class StoreBackedBus implements Bus {
         }
       } finally {
         if (conn) {
+          // A move kept in memory only: saved before the lock goes, so a successor starts from it.
+          if (pos && saved && comparePositions(pos, saved) > 0) await this.save(name, pos).catch(() => undefined);
           await conn.query('select pg_advisory_unlock($1)', [lockKey]).catch(() => undefined);
           await this.knex.client.releaseConnection(conn);
         }

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { Kafka } from 'kafkajs';
 import { KafkaBus } from '../../infra/bus/kafka-bus';
 import { createKafka } from '../../infra/bus/kafka-client';
@@ -6,6 +7,7 @@ import { StoreBackedBus } from '../../infra/bus/store-backed-bus';
 import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
 import { openDatabase, type Database } from '../../infra/postgres/database';
 import { createLogger } from '../../src/logger';
+import { comparePositions, type RecordedEvent } from '../../src/domain/events';
 import type { Bus } from '../../src/ports/bus';
 import { busContract, type BusFixture } from '../contracts/bus.contract';
 import { testKafkaBusOptions } from '../support/bus-adapters';
@@ -71,3 +73,48 @@ if (!brokers?.length) {
     };
   });
 }
+
+describe('StoreBackedBus under others\' writes', function () {
+  this.timeout(30_000);
+
+  it('rule: a steady stream of events of other types does not keep the consumer reading (no spin), and its checkpoint still follows them', async () => {
+    const { db, store } = await baseFixture();
+    let reads = 0;
+    const counting = Object.create(store) as PostgresEventStore;
+    counting.readAll = (opts, trx) => {
+      reads++;
+      return store.readAll(opts, trx);
+    };
+    const bus = new StoreBackedBus(db.knex, counting, log, 50);
+    const got: RecordedEvent[] = [];
+    try {
+      await bus.consume('spin', ['Wanted'], async (events) => {
+        got.push(...events);
+      });
+      const meta = { tenantId: 't', actor: 'u', requestId: null };
+      // Other groups' events for ~1.5 s: before, every batch saved the checkpoint and read again at once.
+      const until = Date.now() + 1500;
+      const readsAtStart = reads;
+      let n = 0;
+      while (Date.now() < until) {
+        await store.append(`other-${n++}`, [{ type: 'Other', data: {} }], 'any', meta);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const readsDuring = reads - readsAtStart;
+      // The store's watcher wakes subscribers 20 times a second; allow for a few more.
+      assert.ok(readsDuring <= 45, `read the log ${readsDuring} times in 1.5 s`);
+      await store.append('wanted-1', [{ type: 'Wanted', data: { x: 1 } }], 'any', meta);
+      const deadline = Date.now() + 5000;
+      while (!got.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.deepStrictEqual(got.map((e) => e.streamId), ['wanted-1']);
+      await bus.close();
+      const head = await store.head();
+      const cp = (await db.knex('projection_checkpoints').where({ name: 'bus:spin' }).first()) as { commit_position: string; prepare_position: string };
+      assert.strictEqual(comparePositions({ commit: BigInt(cp.commit_position), prepare: BigInt(cp.prepare_position) }, head), 0);
+    } finally {
+      await bus.close();
+      await store.close();
+      await db.close();
+    }
+  });
+});
