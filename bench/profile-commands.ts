@@ -3,7 +3,7 @@
 // Postgres with pg_stat_statements, and prints per command: the API process's CPU, Postgres's CPU
 // (postmaster and backends), transactions, and the statements with their calls and execution time.
 // PROF=1 also writes a CPU profile of the server per phase (into PROF_DIR, default /tmp/ifrs-prof-cmds).
-// SECONDS (default 5) per phase; PHASES=post,patch by default.
+// SECONDS (default 5) per phase; PHASES=post,patch by default; RATE=n holds the load at n commands/s.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,6 +29,26 @@ function postgresCpu(root: number): number {
 }
 
 const TICK_MS = 10;
+
+/** CPU ticks of the postmaster's children by kind (walwriter, autovacuum, a backend's state...), from /proc. */
+function postgresCpuByKind(root: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(f[1]) !== root) continue;
+      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      // Backends show "postgres: user db [local] STATE": keep the role, not the state of the moment.
+      const kind = /\[local\]|\d+\.\d+\.\d+\.\d+/.test(cmd) ? 'backends' : cmd.replace(/^postgres: /, '');
+      out.set(kind, (out.get(kind) ?? 0) + Number(f[11]) + Number(f[12]));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return out;
+}
 
 /** The server with node flags (NODE_OPTIONS refuses --cpu-prof). */
 function startServer(flags: string[], args: string[], env: Record<string, string>): Promise<{ url: string; child: ReturnType<typeof spawn>; stop(): Promise<void> }> {
@@ -59,6 +79,9 @@ async function main() {
   await admin0.query(`alter system set shared_preload_libraries = 'pg_stat_statements'`);
   await admin0.query(`alter system set pg_stat_statements.track = 'all'`);
   await admin0.query(`alter system set pg_stat_statements.track_planning = on`);
+  // COMMIT_DELAY=µs (and COMMIT_SIBLINGS): group commit knobs, to try on the synchronous appends.
+  if (process.env.COMMIT_DELAY) await admin0.query(`alter system set commit_delay = ${Number(process.env.COMMIT_DELAY)}`);
+  if (process.env.COMMIT_SIBLINGS) await admin0.query(`alter system set commit_siblings = ${Number(process.env.COMMIT_SIBLINGS)}`);
   await admin0.end();
   await pgh.stop();
   pgh = await ensureEmbeddedPostgres(dir, log);
@@ -111,20 +134,36 @@ async function main() {
     if (phase === 'patch') await autocannon({ ...opts, duration: 1 } as autocannon.Options);
     await admin.query('select pg_stat_statements_reset()');
     const x0 = (await admin.query(`select xact_commit::bigint as c from pg_stat_database where datname = 'prof'`)).rows[0].c;
+    const wal0 = (await admin.query(`select wal_records::bigint as r, wal_bytes::bigint as b, wal_write::bigint as w, wal_sync::bigint as s from pg_stat_wal`)).rows[0];
     const node0 = processCpu(serverPid);
     const pg0 = postgresCpu(root);
+    const kinds0 = postgresCpuByKind(root);
     const self0 = process.cpuUsage();
     const t0 = process.hrtime.bigint() / 1000n;
-    const r = await autocannon(opts as autocannon.Options);
+    // RATE: a fixed overall rate, so that per-command costs of two versions compare at the same throughput
+    // (fixed costs, such as idle projectors' polls, spread over however many commands a run manages).
+    const rate = process.env.RATE ? { overallRate: Number(process.env.RATE) } : {};
+    const r = await autocannon({ ...opts, ...rate } as autocannon.Options);
     const t1 = process.hrtime.bigint() / 1000n;
     const node1 = processCpu(serverPid);
     const pg1 = postgresCpu(root);
+    const kinds1 = postgresCpuByKind(root);
     const self1 = process.cpuUsage(self0);
     const x1 = (await admin.query(`select xact_commit::bigint as c from pg_stat_database where datname = 'prof'`)).rows[0].c;
+    const wal1 = (await admin.query(`select wal_records::bigint as r, wal_bytes::bigint as b, wal_write::bigint as w, wal_sync::bigint as s from pg_stat_wal`)).rows[0];
     const cmds = r.requests.total;
     console.log(`\n== ${phase}: ${cmds} commands, ${Math.round(r.requests.average)}/s p50 ${r.latency.p50} p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}; window ${t0}-${t1}; load ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}`);
     console.log(
-      `per command: API ${(((node1 - node0) * TICK_MS) / cmds).toFixed(2)} ms, Postgres ${(((pg1 - pg0) * TICK_MS) / cmds).toFixed(2)} ms, load generator ${((self1.user + self1.system) / 1000 / cmds).toFixed(2)} ms, transactions ${((Number(x1) - Number(x0)) / cmds).toFixed(2)}`,
+      `per command: API ${(((node1 - node0) * TICK_MS) / cmds).toFixed(2)} ms, Postgres ${(((pg1 - pg0) * TICK_MS) / cmds).toFixed(2)} ms, load generator ${((self1.user + self1.system) / 1000 / cmds).toFixed(2)} ms, transactions ${((Number(x1) - Number(x0)) / cmds).toFixed(2)}, ` +
+        `WAL records ${((Number(wal1.r) - Number(wal0.r)) / cmds).toFixed(1)}, bytes ${Math.round((Number(wal1.b) - Number(wal0.b)) / cmds)}, writes ${((Number(wal1.w) - Number(wal0.w)) / cmds).toFixed(2)}, syncs ${((Number(wal1.s) - Number(wal0.s)) / cmds).toFixed(2)}`,
+    );
+    console.log(
+      `Postgres CPU by process kind, ms per command: ${[...kinds1]
+        .map(([k, v]) => [k, ((v - (kinds0.get(k) ?? 0)) * TICK_MS) / cmds] as const)
+        .filter(([, v]) => v > 0.005)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v.toFixed(3)}`)
+        .join(', ')}`,
     );
     const st = await admin.query(
       `select calls, total_exec_time, total_plan_time, rows, regexp_replace(query, '\\s+', ' ', 'g') as q from pg_stat_statements
