@@ -60,7 +60,8 @@ async function main(): Promise<void> {
         t.n++;
         stats.set(passages ? 'P TOTAL' : 'TOTAL', t);
       }
-      if (r === -1) for (const k of [...stats.keys()]) if (!k.includes('TOTAL')) stats.delete(k);
+      // The warm-up's requests do not count (this mode's only: the other mode's are final).
+      if (r === -1) for (const k of [...stats.keys()]) if (!k.includes('TOTAL') && k.startsWith('P ') === passages) stats.delete(k);
     }
   }
   const searches = runs * QUERIES.length;
