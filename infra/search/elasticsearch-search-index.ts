@@ -5,13 +5,18 @@ import type { IndexWriteContext, IndexedFiling, MatchRef, Passage, SearchHit, Se
 import { INDEX_MAPPINGS, INDEX_SETTINGS, KIND_FILING, filingDocId } from './elasticsearch/mapping';
 import { filterOnlyQuery, isTextual, pageQuery, rankingQuery, type TextQuery } from './elasticsearch/query';
 import { removeFilings, upsertFilings } from './elasticsearch/writes';
-import { PAGES_KEPT, groupMatchedPages, matchedPagesRequest } from './elasticsearch/matched-pages';
+import { PAGES_KEPT, PAGES_WITH_TEXT, groupMatchedPages, holdsEveryMatch, matchedPagesRequest, pageTexts, type PageSource } from './elasticsearch/matched-pages';
 import { passageText } from './elasticsearch/passage-text';
 
 /** Query texts whose stems are kept (passages). */
 const STEMS_CACHED = 1000;
 /** Matched files listed per filing (the endpoint shows 20). */
 const FILES_PER_FILING = 20;
+/**
+ * The candidate window the endpoint uses when it asks for passages (the spec's 100; 1,200 without): only then does
+ * the matched-pages search bring the pages' text along. The Postgres adapter tells the two apart by the window too.
+ */
+const WINDOW_WITH_PASSAGES = 100;
 /** The stop words of Elasticsearch's `english` analyzer (Lucene's English stop set). */
 const ENGLISH_STOP = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not', 'of', 'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with']);
 
@@ -30,6 +35,8 @@ const SORT_FIELDS: Record<Exclude<SortKey['field'], 'relevance'>, string> = {
 const BY_SCORE_THEN_FILING: estypes.Sort = [{ _score: { order: 'desc' } }, { filingId: { order: 'asc' } }];
 /** Filters alone: newest first, as the Postgres adapter. */
 const NEWEST_FIRST: estypes.Sort = [{ submissionDate: { order: 'desc', missing: '_last' } }, { filingId: { order: 'asc' } }];
+/** Where the filing id is in a ranking hit's sort values (both orders above). */
+const FILING_SORT_KEY = 1;
 
 /**
  * Filings a ranking tier scores at most: the Postgres adapter's filing cap (five times the window, at most
@@ -55,6 +62,8 @@ export interface ElasticsearchSearchIndexOptions {
   alias?: string;
   /** Filings a ranking tier scores at most, per candidate window (default `filingCapFor`); tests shrink it. */
   filingCap?: (window: number) => number;
+  /** Matched pages whose text a search with passages reads along (default PAGES_WITH_TEXT); tests shrink it. */
+  pagesWithText?: number;
 }
 
 /**
@@ -76,14 +85,19 @@ export class ElasticsearchSearchIndex implements SearchIndex {
    */
   readonly schemaVersion = 101;
   private readonly alias: string;
-  /** Each file's best pages as `search` found them, for `passages` of the same query (the endpoint calls both with one object). */
-  private readonly pagesOf = new WeakMap<SearchQuery, Map<string, string[]>>();
+  /**
+   * Each file's best pages as `search` found them, and the text of the matched pages it read along (with passages),
+   * for `passages` of the same query (the endpoint calls both with one object).
+   */
+  private readonly pagesOf = new WeakMap<SearchQuery, { best: Map<string, string[]>; texts: Map<string, PageSource> }>();
   private readonly stems = new Map<string, string[]>();
   private readonly filingCap: (window: number) => number;
+  private readonly pagesWithText: number;
 
   constructor(private readonly client: Client, options: ElasticsearchSearchIndexOptions = {}) {
     this.alias = options.alias ?? 'ifrs-search';
     this.filingCap = options.filingCap ?? filingCapFor;
+    this.pagesWithText = options.pagesWithText ?? PAGES_WITH_TEXT;
   }
 
   // ---- schema and aliases ----
@@ -183,10 +197,12 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       index: this.alias,
       size,
       stored_fields: ['_none_'],
-      docvalue_fields: [{ field: 'filingId' }, ...this.docvalueFields(q.sort)],
+      // The filing id is both orders' second sort key: read from the hits' sort values, it costs no doc-values fetch
+      // per hit (measured ~3 ms of Elasticsearch CPU for 101 hits at 100,000 filings).
+      docvalue_fields: this.docvalueFields(q.sort),
       track_total_hits: false,
     };
-    const candidates = (hits: estypes.SearchHit[], scored: boolean) => this.candidatesOf(hits.map((h) => ({ ...h, _id: (h.fields!.filingId as string[])[0] })), q.sort, scored);
+    const candidates = (hits: estypes.SearchHit[], scored: boolean) => this.candidatesOf(hits.map((h) => ({ ...h, _id: String(h.sort![FILING_SORT_KEY]) })), q.sort, scored);
     if (!isTextual(text)) {
       const res = await this.client.search({ ...common, query: filterOnlyQuery(q), sort: NEWEST_FIRST });
       return { candidates: candidates(res.hits.hits, false), capped: false };
@@ -230,7 +246,8 @@ export class ElasticsearchSearchIndex implements SearchIndex {
 
   /**
    * Records and matched pages of the returned page's filings in one `_msearch`: the filing documents (their
-   * `record`), and the matching page documents by score from doc values (see `elasticsearch/matched-pages.ts`).
+   * `record`), and the matching page documents by score, with their text when passages will be asked for
+   * (see `elasticsearch/matched-pages.ts`).
    */
   private async details(q: SearchQuery, text: TextQuery | null, ids: string[]): Promise<Details> {
     const records = new Map<string, CatalogFilingFields>();
@@ -240,13 +257,18 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       // The whole _source (the text is not in it): see passages.
       { query: { bool: { filter: [{ term: { kind: KIND_FILING } }, { ids: { values: ids.map(filingDocId) } }] } }, size: ids.length, _source: true, track_total_hits: false },
     ];
-    if (isTextual(text)) searches.push({ index: this.alias }, matchedPagesRequest(pageQuery(text, ids)) as estypes.MsearchMultisearchBody);
+    const textBudget = q.window <= WINDOW_WITH_PASSAGES ? this.pagesWithText : undefined;
+    if (isTextual(text)) searches.push({ index: this.alias }, matchedPagesRequest(pageQuery(text, ids), textBudget) as estypes.MsearchMultisearchBody);
     const res = await this.client.msearch<{ record: CatalogFilingFields }>({ searches });
     const [recs, pages] = res.responses.map(okOrThrow);
     for (const h of recs.hits.hits) if (h._source) records.set(h._id!, h._source.record);
     if (!pages) return { records, matches: new Map() };
-    const grouped = groupMatchedPages(pages.hits.hits, FILES_PER_FILING);
-    this.pagesOf.set(q, grouped.pages);
+    let listed: estypes.SearchHit[] = pages.hits.hits;
+    if (textBudget !== undefined && !holdsEveryMatch(listed, textBudget)) {
+      listed = (await this.client.search({ index: this.alias, ...matchedPagesRequest(pageQuery(text!, ids)) })).hits.hits;
+    }
+    const grouped = groupMatchedPages(listed, FILES_PER_FILING);
+    this.pagesOf.set(q, { best: grouped.pages, texts: pageTexts(pages.hits.hits) });
     return { records, matches: grouped.files };
   }
 
@@ -265,16 +287,19 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   /**
-   * Up to `perFile` passages per file from its best pages (by the score that ordered the matches),
-   * read in one request by page id and cut into passages here (`elasticsearch/passage-text.ts`). The best pages are those `search` found for the same
-   * query object (the endpoint passes it on); otherwise one doc-values search finds them first.
+   * Up to `perFile` passages per file from its best pages (by the score that ordered the matches), cut here
+   * (`elasticsearch/passage-text.ts`). The best pages, and usually their text, are those `search` found for the
+   * same query object (the endpoint passes it on); otherwise one doc-values search finds them first. Text that
+   * search did not bring along is read in one request by page id.
    */
   async passages(q: SearchQuery, matches: MatchRef[], perFile: number): Promise<Map<string, Passage[]>> {
     const out = new Map<string, Passage[]>();
     const text = await this.textOf(q);
     if (!matches.length || !isTextual(text) || perFile < 1) return out;
     const fileIds = [...new Set(matches.map((m) => m.fileId))];
-    let best = this.pagesOf.get(q);
+    const found = this.pagesOf.get(q);
+    let best = found?.best;
+    const texts = found?.texts ?? new Map<string, PageSource>();
     if (!best || perFile > PAGES_KEPT || fileIds.some((f) => !best!.has(f))) {
       const filingIds = [...new Set(matches.map((m) => m.filingId))];
       const res = await this.client.search({ index: this.alias, ...matchedPagesRequest(pageQuery(text, filingIds, fileIds)) });
@@ -282,21 +307,24 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     }
     const ids = fileIds.flatMap((f) => (best.get(f) ?? []).slice(0, perFile));
     if (!ids.length) return out;
+    const missing = ids.filter((id) => !texts.has(id));
     const [stems, res] = await Promise.all([
       this.stemsOf(text),
-      this.client.search<{ fileId: string; page: number | null; body?: string }>({
-        index: this.alias,
-        query: { ids: { values: ids } },
-        size: ids.length,
-        // The whole _source: Elasticsearch copies its stored bytes as they are, while any filter makes it parse and
-        // rewrite every document (measured ~30% of the request's Elasticsearch CPU at 350 pages; the extra fields are small).
-        _source: true,
-        track_total_hits: false,
-      }),
+      missing.length
+        ? this.client.search<PageSource>({
+            index: this.alias,
+            query: { ids: { values: missing } },
+            size: missing.length,
+            // The whole _source: Elasticsearch copies its stored bytes as they are, while any filter makes it parse and
+            // rewrite every document (measured ~30% of the request's Elasticsearch CPU at 350 pages; the extra fields are small).
+            _source: true,
+            track_total_hits: false,
+          })
+        : null,
     ]);
-    const byId = new Map(res.hits.hits.map((h) => [h._id!, h._source!]));
+    for (const h of res?.hits.hits ?? []) texts.set(h._id!, h._source!);
     for (const id of ids) {
-      const s = byId.get(id);
+      const s = texts.get(id);
       const passage = s ? passageText(s.body ?? '', stems) : null;
       if (!s || !passage) continue;
       const list = out.get(s.fileId) ?? [];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { estypes } from '@elastic/elasticsearch';
-import { PAGES_KEPT, groupMatchedPages } from '../../infra/search/elasticsearch/matched-pages';
+import { PAGES_KEPT, groupMatchedPages, holdsEveryMatch, pageTexts } from '../../infra/search/elasticsearch/matched-pages';
 
 describe('ElasticsearchSearchIndex: matched files and best pages from one flat page search', () => {
   const hit = (filingId: string, fileId: string, page: number | null, segment = 0): estypes.SearchHit => ({
@@ -19,5 +19,22 @@ describe('ElasticsearchSearchIndex: matched files and best pages from one flat p
     assert.deepEqual(g.pages.get('a2'), ['A:a2:3:0', 'A:a2:1:0', 'A:a2:2:0']);
     assert.deepEqual(g.pages.get('a1'), ['A:a1:1:0', 'A:a1:2:1']);
     assert.equal(g.pages.has('a3'), false, 'a file past the cap is not listed, and gets no passages');
+  });
+
+  it('rule: the with-text form (_source) lists the same files and pages, and hands on each page\'s text', () => {
+    const withText = (h: estypes.SearchHit): estypes.SearchHit => {
+      const f = h.fields as Record<string, unknown[]>;
+      const id = `${String(f.filingId[0])}:${String(f.fileId[0])}:${String(f.page?.[0] ?? 0)}:${String(f.segment[0])}`;
+      return { _index: 'i', _id: id, _source: { filingId: f.filingId[0], fileId: f.fileId[0], fileName: f['fileName.raw'][0], versionId: f.versionId[0], page: f.page?.[0] ?? null, segment: f.segment[0], body: `text of ${id}` } };
+    };
+    const hits = [hit('A', 'a2', 3), hit('B', 'b1', 1), hit('A', 'a1', 1), hit('A', 'a3', null), hit('A', 'a1', 2, 1)];
+    const sources = hits.map(withText);
+    assert.deepEqual(groupMatchedPages(sources, 2), groupMatchedPages(hits, 2));
+    const texts = pageTexts(sources);
+    assert.equal(texts.get('A:a3:0:0')!.body, 'text of A:a3:0:0');
+    assert.equal(texts.get('A:a3:0:0')!.page, null);
+    assert.equal(pageTexts(hits).size, 0, 'the doc-values form carries no text');
+    assert.equal(holdsEveryMatch(sources, 5), true);
+    assert.equal(holdsEveryMatch(sources, 4), false, 'budget + 1 hits: more pages matched than were read');
   });
 });

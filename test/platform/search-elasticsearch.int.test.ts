@@ -93,6 +93,19 @@ if (url) {
       assert.ok(handedOn.size > 0);
       assert.deepEqual([...fresh.entries()].sort(), [...handedOn.entries()].sort());
     });
+
+    it('rule: past the text budget, matches and passages are the same as within it (the listing is read again, missing text by id)', async () => {
+      const body = { query: 'rate premium deductible', dataScope: 'all' as const, includePassages: true, limit: 20 };
+      const run = async (ix: ElasticsearchSearchIndex) => {
+        const q = buildSearchQuery(body, { canViewSerff: true }, { offset: 0 });
+        const page = await ix.search(q);
+        const passages = await ix.passages(q, page.hits.flatMap((h) => h.matches.map((m) => ({ filingId: h.filing.id, fileId: m.fileId }))), 2);
+        return { hits: page.hits.map((h) => [h.filing.id, h.matches]), passages: [...passages.entries()].sort() };
+      };
+      const within = await run(index);
+      assert.ok(within.passages.length > 5);
+      assert.deepEqual(await run(new ElasticsearchSearchIndex(client, { alias, pagesWithText: 3 })), within);
+    });
   });
 }
 

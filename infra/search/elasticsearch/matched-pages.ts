@@ -3,28 +3,60 @@ import type { SearchHit } from '../../../src/ports/search-index';
 import { pageDocId } from './mapping';
 
 /**
- * The matched pages of a result page's filings, read from doc values only (no _source, no highlight):
- * one flat search sorted by score gives both the matched files of each filing (a file ranks by its
- * best page, as a collapse on fileId would) and each file's best pages, which passages then
- * highlight by id. Flat instead of collapsed: a collapse scores the same pages and adds grouping
- * work on the server, and a collapse with inner hits runs one extra search per file.
+ * The matched pages of a result page's filings: one flat search sorted by score gives both the matched
+ * files of each filing (a file ranks by its best page, as a collapse on fileId would) and each file's best
+ * pages, which passages are cut from. Flat instead of collapsed: a collapse scores the same pages and adds
+ * grouping work on the server, and a collapse with inner hits runs one extra search per file.
+ *
+ * Two forms of the same search:
+ * - without passages: doc values only (no _source), every matched page up to MATCHED_PAGES_MAX;
+ * - with passages: the pages' whole _source, text included, at most PAGES_WITH_TEXT + 1 hits. A result page
+ *   of 50 filings matches ~200 pages and passages read ~170 of them (the 2 best of each listed file), so
+ *   shipping every matched page's text once costs less than a second request for the chosen ones (a
+ *   request's fixed cost is ~2–3 ms of Elasticsearch CPU, and the ids query and the doc-values fetch go too).
+ *   When more pages match than that budget, the listing is read again in the doc-values form (the budget
+ *   bounds the text a search holds) and passages read what the budget's hits do not hold, by id.
  */
 
 /** Elasticsearch's max_result_window: pages beyond it (a page of 200 very long filings) are not listed. */
 export const MATCHED_PAGES_MAX = 10_000;
+/** Matched pages whose text is read along with the listing (with passages) by default; past it, see above. */
+export const PAGES_WITH_TEXT = 500;
 /** Best pages kept per file for passages (the endpoint asks for 2). */
 export const PAGES_KEPT = 3;
 
-export function matchedPagesRequest(query: estypes.QueryDslQueryContainer): estypes.SearchRequest {
+const BY_SCORE: estypes.Sort = [{ _score: { order: 'desc' } }, { fileId: { order: 'asc' } }, { page: { order: 'asc', missing: '_last' } }, { segment: { order: 'asc' } }];
+
+/** `textBudget`: the with-text form, reading at most that many pages (plus one, to know that more matched). */
+export function matchedPagesRequest(query: estypes.QueryDslQueryContainer, textBudget?: number): estypes.SearchRequest {
+  if (textBudget !== undefined) {
+    // The whole _source: Elasticsearch copies its stored bytes as they are, while a filter makes it parse and
+    // rewrite every document. Everything the listing needs is in it, so no doc-values fetch either.
+    return { query, size: textBudget + 1, sort: BY_SCORE, _source: true, track_total_hits: false };
+  }
   return {
     query,
     size: MATCHED_PAGES_MAX,
-    sort: [{ _score: { order: 'desc' } }, { fileId: { order: 'asc' } }, { page: { order: 'asc', missing: '_last' } }, { segment: { order: 'asc' } }],
+    sort: BY_SCORE,
     stored_fields: ['_none_'],
     docvalue_fields: ['filingId', 'fileId', 'fileName.raw', 'versionId', 'page', 'segment'],
     track_total_hits: false,
   };
 }
+
+/** A page document's stored fields (its `_source`). */
+export interface PageSource {
+  filingId: string;
+  fileId: string;
+  fileName: string;
+  versionId: string | null;
+  page: number | null;
+  segment: number;
+  body?: string;
+}
+
+/** Whether a with-text response holds every matched page (else the listing must be read in the doc-values form). */
+export const holdsEveryMatch = (hits: estypes.SearchHit[], textBudget: number): boolean => hits.length <= textBudget;
 
 export interface MatchedPages {
   /** Per filing: its matched files, best first, at most `filesPerFiling`. */
@@ -33,23 +65,45 @@ export interface MatchedPages {
   pages: Map<string, string[]>;
 }
 
+/** Hits of either form of the request, best first. */
 export function groupMatchedPages(hits: estypes.SearchHit[], filesPerFiling: number): MatchedPages {
   const files = new Map<string, SearchHit['matches']>();
   const pages = new Map<string, string[]>();
-  const one = <T>(h: estypes.SearchHit, f: string): T | null => ((h.fields?.[f] as T[] | undefined) ?? [null])[0];
   for (const h of hits) {
-    const filingId = one<string>(h, 'filingId')!;
-    const fileId = one<string>(h, 'fileId')!;
-    let ids = pages.get(fileId);
+    const p = fieldsOf(h);
+    let ids = pages.get(p.fileId);
     if (!ids) {
-      const list = files.get(filingId) ?? [];
-      files.set(filingId, list);
+      const list = files.get(p.filingId) ?? [];
+      files.set(p.filingId, list);
       if (list.length >= filesPerFiling) continue;
-      list.push({ fileId, versionId: one<string>(h, 'versionId'), name: one<string>(h, 'fileName.raw') ?? '' });
+      list.push({ fileId: p.fileId, versionId: p.versionId, name: p.fileName });
       ids = [];
-      pages.set(fileId, ids);
+      pages.set(p.fileId, ids);
     }
-    if (ids.length < PAGES_KEPT) ids.push(pageDocId(filingId, fileId, one<number>(h, 'page'), one<number>(h, 'segment') ?? 0));
+    if (ids.length < PAGES_KEPT) ids.push(pageDocId(p.filingId, p.fileId, p.page, p.segment));
   }
   return { files, pages };
+}
+
+/** The text of the hits that carry it (the with-text form), by page document id. */
+export function pageTexts(hits: estypes.SearchHit[]): Map<string, PageSource> {
+  const out = new Map<string, PageSource>();
+  for (const h of hits) if (h._source) out.set(h._id!, h._source as PageSource);
+  return out;
+}
+
+function fieldsOf(h: estypes.SearchHit): PageSource {
+  if (h._source) {
+    const s = h._source as PageSource;
+    return { ...s, page: s.page ?? null, versionId: s.versionId ?? null, segment: s.segment ?? 0 };
+  }
+  const one = <T>(f: string): T | null => ((h.fields?.[f] as T[] | undefined) ?? [null])[0];
+  return {
+    filingId: one<string>('filingId')!,
+    fileId: one<string>('fileId')!,
+    fileName: one<string>('fileName.raw') ?? '',
+    versionId: one<string>('versionId'),
+    page: one<number>('page'),
+    segment: one<number>('segment') ?? 0,
+  };
 }

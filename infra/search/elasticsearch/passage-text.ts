@@ -57,20 +57,27 @@ function termsIn(text: string, stems: string[]): { at: number; stem: number }[] 
   const lower = text.toLowerCase();
   // Lower-casing a few characters changes the length (İ): positions would not line up.
   if (lower.length !== text.length) return termsByCharacter(text, forms);
-  const best = new Map<number, number>();
-  forms.forEach((f, k) => {
-    for (let i = lower.indexOf(f.form); i >= 0; i = lower.indexOf(f.form, i + 1)) {
+  // Each match as one number, position × forms + form, so that a plain numeric sort orders the matches by
+  // position and, at one position, by the form preferred there (a map and a sort with a comparator were most
+  // of the cutting's time).
+  const n = forms.length;
+  const found: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const form = forms[k].form;
+    for (let i = lower.indexOf(form); i >= 0; i = lower.indexOf(form, i + 1)) {
       if (i > 0 && isWordChar(lower.charCodeAt(i - 1))) continue;
-      const prev = best.get(i);
-      if (prev === undefined || prev > k) best.set(i, k);
+      found.push(i * n + k);
     }
-  });
+  }
+  const sorted = Float64Array.from(found).sort();
   const out: { at: number; stem: number }[] = [];
   let end = 0;
-  for (const i of [...best.keys()].sort((a, b) => a - b)) {
-    // A match hides any other starting inside it, as a scanning regular expression would.
+  for (const x of sorted) {
+    const i = Math.floor(x / n);
+    // A match hides any other starting inside it (and the other forms at its own position), as a scanning
+    // regular expression would.
     if (i < end) continue;
-    const f = forms[best.get(i)!];
+    const f = forms[x - i * n];
     out.push({ at: i, stem: f.stem });
     end = i + f.form.length;
   }
@@ -121,7 +128,8 @@ function fragmentAt(text: string, at: number, size: number): { start: number; en
 /** The passage of one page: up to FRAGMENTS best fragments in text order, joined by " … "; null when the page is empty. */
 export function passageText(text: string, stems: string[]): string | null {
   const terms = termsIn(text, stems);
-  const frags: Fragment[] = [];
+  // The FRAGMENTS best so far, best first; fragments come in text order, so a tie keeps the earlier one.
+  const best: Fragment[] = [];
   const counts = new Array<number>(stems.length).fill(0);
   const order: number[] = [];
   for (let t = 0; t < terms.length; ) {
@@ -137,9 +145,14 @@ export function passageText(text: string, stems: string[]): string | null {
     for (const k of order) score += 1 + Math.log(counts[k]) / 4; // distinct terms first, repeats a little
     for (const k of order) counts[k] = 0;
     order.length = 0;
-    frags.push({ ...f, score });
+    let at = best.length;
+    while (at > 0 && best[at - 1].score < score) at--;
+    if (at < FRAGMENTS) {
+      best.splice(at, 0, { start: f.start, end: f.end, score });
+      if (best.length > FRAGMENTS) best.pop();
+    }
   }
-  const best = frags.sort((a, b) => b.score - a.score || a.start - b.start).slice(0, FRAGMENTS).sort((a, b) => a.start - b.start);
+  best.sort((a, b) => a.start - b.start);
   const tidy = (s: string) => s.replace(/\s+/g, ' ').trim();
   if (best.length) return best.map((f) => tidy(text.slice(f.start, f.end))).filter(Boolean).join(' … ') || null;
   // Nothing matched in the body (the page matched by its file name): its beginning, cut after a word.

@@ -1,0 +1,74 @@
+/**
+ * Where an Elasticsearch search spends CPU, per request kind: the query mix of `search` replayed one search
+ * at a time (no concurrency, so the server's CPU between a request's start and end is that request's),
+ * Elasticsearch CPU from /proc/<pid>/stat and node CPU from process.cpuUsage, summed per client method.
+ * Usage: ELASTICSEARCH_URL=... ES_PID=<server pid> npx tsx bench/support/es-stage-profile.ts <alias> [runs] [--passages|--both]
+ */
+import { Client } from '@elastic/elasticsearch';
+import { ElasticsearchSearchIndex } from '../../infra/search/elasticsearch-search-index';
+import { buildSearchQuery } from '../../queries/search/search-query';
+import { QUERIES } from '../scenarios/search';
+import { cpuSeconds } from './process-cpu';
+
+const [alias = 'ifrs-bench-search-100000', runsArg = '5'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const runs = Number(runsArg);
+const modes = process.argv.includes('--both') ? [false, true] : [process.argv.includes('--passages')];
+const pid = Number(process.env.ES_PID);
+const esMs = () => {
+  const c = cpuSeconds(pid);
+  return (c.user + c.sys) * 1000;
+};
+const nodeMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+async function main(): Promise<void> {
+  const client = new Client({ node: process.env.ELASTICSEARCH_URL! });
+  const stats = new Map<string, { es: number; node: number; n: number }>();
+  let label = '';
+  for (const method of ['search', 'msearch'] as const) {
+    const orig = (client as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method].bind(client);
+    (client as unknown as Record<string, unknown>)[method] = async (...a: unknown[]) => {
+      const e0 = esMs();
+      const r = await orig(...a);
+      const s = stats.get(`${label} ${method}`) ?? { es: 0, node: 0, n: 0 };
+      s.es += esMs() - e0;
+      s.n++;
+      stats.set(`${label} ${method}`, s);
+      return r;
+    };
+  }
+  const index = new ElasticsearchSearchIndex(client, { alias });
+  for (const passages of modes) {
+    for (let r = -2; r < runs; r++) {
+      for (const body of QUERIES) {
+        const q = buildSearchQuery({ ...body, includePassages: passages }, { canViewSerff: true }, { offset: 0 });
+        const n0 = nodeMs();
+        const e0 = esMs();
+        label = passages ? 'P search' : 'search';
+        const page = await index.search(q);
+        if (passages) {
+          label = 'P passages';
+          const matches = page.hits.flatMap((h) => h.matches.map((m) => ({ filingId: h.filing.id, fileId: m.fileId })));
+          await index.passages(q, matches, 2);
+        }
+        if (r < 0) continue;
+        const t = stats.get(passages ? 'P TOTAL' : 'TOTAL') ?? { es: 0, node: 0, n: 0 };
+        t.es += esMs() - e0;
+        t.node += nodeMs() - n0;
+        t.n++;
+        stats.set(passages ? 'P TOTAL' : 'TOTAL', t);
+      }
+      // The warm-up's requests do not count (this mode's only: the other mode's are final).
+      if (r === -1) for (const k of [...stats.keys()]) if (!k.includes('TOTAL') && k.startsWith('P ') === passages) stats.delete(k);
+    }
+  }
+  const searches = runs * QUERIES.length;
+  for (const [k, s] of stats) console.log(`${k.padEnd(22)} calls ${String(s.n).padStart(4)}  ES ${(s.es / searches).toFixed(1).padStart(6)} ms/search${s.node ? `  node ${(s.node / searches).toFixed(1)} ms/search` : ''}`);
+  await client.close();
+}
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
