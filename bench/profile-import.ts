@@ -40,6 +40,34 @@ if (process.env.BYTES) {
   };
 }
 
+function startSampler(knex: import('knex').Knex, dataDir: string): { stop(): void } {
+  let last: { t: number; pos: number; lsn: string; node: number; pg: number } | null = null;
+  const sample = async () => {
+    const r = (await knex.raw(`select coalesce(max(global_position), 0)::bigint as pos, pg_current_wal_lsn()::text as lsn from es_events`)).rows[0];
+    const c = process.cpuUsage();
+    const now = { t: Date.now(), pos: Number(r.pos), lsn: r.lsn as string, node: (c.user + c.system) / 1e6, pg: (postgresCpu(dataDir) ?? 0) / 100 };
+    if (last) {
+      const wal = (await knex.raw(`select pg_wal_lsn_diff(?, ?)::bigint as b`, [now.lsn, last.lsn])).rows[0].b;
+      const ev = now.pos - last.pos;
+      console.log(`[stats] head ${now.pos} +${ev} ev in ${((now.t - last.t) / 1000).toFixed(1)} s (${Math.round(ev / ((now.t - last.t) / 1000))}/s); wal ${(Number(wal) / 1e6).toFixed(0)} MB (${ev ? Math.round(Number(wal) / ev) : 0} B/ev); node ${(now.node - last.node).toFixed(1)} s, pg ${(now.pg - last.pg).toFixed(1)} s cpu (${ev ? Math.round(((now.node - last.node + now.pg - last.pg) * 1e6) / ev) : 0} us/ev); load ${os.loadavg()[0].toFixed(2)}`);
+    }
+    last = now;
+  };
+  const timer = setInterval(() => void sample().catch(() => undefined), 10_000);
+  void sample();
+  return { stop: () => clearInterval(timer) };
+}
+
+async function printStoreStats(knex: import('knex').Knex) {
+  const q = async (sql: string) => console.table((await knex.raw(sql)).rows);
+  await q(`select * from pg_stat_checkpointer`);
+  await q(`select buffers_clean, maxwritten_clean, buffers_alloc from pg_stat_bgwriter`);
+  await q(`select backend_type, object, context, writes, extends, evictions, hits, reads, fsyncs from pg_stat_io where writes > 0 or evictions > 0 or reads > 0 order by writes desc nulls last limit 12`);
+  await q(`select wal_records, wal_fpi, pg_size_pretty(wal_bytes) as wal, wal_buffers_full, wal_write, wal_sync from pg_stat_wal`);
+  await q(`select relname, indexrelname, idx_blks_read, idx_blks_hit, round(100.0 * idx_blks_hit / greatest(idx_blks_hit + idx_blks_read, 1), 1) as hit_pct, pg_size_pretty(pg_relation_size(indexrelid)) as size from pg_statio_user_indexes order by idx_blks_read desc limit 15`);
+  await q(`select relname, heap_blks_read, heap_blks_hit, pg_size_pretty(pg_relation_size(relid)) as size, pg_size_pretty(pg_total_relation_size(relid)) as total from pg_statio_user_tables order by heap_blks_read desc limit 10`);
+}
+
 async function main() {
   const n = Number(process.env.N ?? 20000);
   const pages = Number(process.env.PAGES ?? 3);
@@ -79,6 +107,9 @@ async function main() {
     const names = catalogSide.map((p) => p.name);
     // AFTER=1: append first, project after, to split the CPU of the two phases.
     const after = !!process.env.AFTER;
+    // STATS=1: every 10 s, the log head, WAL written and the CPU of node and Postgres, to see how the
+    // rate and the cost per event change as the store grows.
+    const sampler = process.env.STATS ? startSampler(rt.db.knex, path.join(dir, 'data')) : null;
     const projecting = (async () => {
       while (importing && !after && !process.env.WAIT) if (!(await rt.engine.catchUp(names))) await new Promise((res) => setTimeout(res, 20));
     })();
@@ -111,6 +142,10 @@ async function main() {
         `explain (analyze, buffers) select e.stream_id, e.version, e.type, e.data from unnest(cast(? as text[])) as s(stream_id) cross join lateral (select stream_id, version, type, data from es_events where stream_id = s.stream_id order by version offset 0) e`,
       ])
         console.log((await rt.db.knex.raw(sql, [ids])).rows.map((r: Record<string, string>) => r['QUERY PLAN'].slice(0, 160)).join('\n'));
+    }
+    if (sampler) {
+      sampler.stop();
+      await printStoreStats(rt.db.knex);
     }
     if (process.env.BYTES) console.table([...sent].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 15).map(([q, e]) => ({ q, calls: e.calls, MB: (e.bytes / 1e6).toFixed(1) })));
     if (process.env.PGSS) {

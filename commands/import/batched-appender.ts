@@ -40,7 +40,9 @@ export class BatchedAppender {
     private readonly knex: Knex,
     private readonly store: EventStore,
     private readonly handler: CommandHandler,
-    private readonly maxBatch = 400,
+    // 1000, not 400: with the import's 1024 lines in flight, 30,000 filings took ~3 % less node and ~5 %
+    // less Postgres CPU to append (fewer statements, commits and stream reads).
+    private readonly maxBatch = 1000,
     private readonly maxDelayMs = 3,
   ) {}
 

@@ -4,7 +4,7 @@ import cliProgress from 'cli-progress';
 import type { CliExtension } from '../../src/cli/extensions';
 import type { Runtime } from '../../src/runtime';
 import { TOKENS } from '../../src/tokens';
-import { importFile, type ImportResult } from './import-file';
+import { DEFAULT_IMPORT_CONCURRENCY, importFile, type ImportResult } from './import-file';
 import type { RecordImporter } from './record-importer';
 
 const WAIT_TIMEOUT_MS = 30 * 60 * 1000;
@@ -45,10 +45,10 @@ export const importCommand: CliExtension = (program: Command) => {
     .description('import JSON Lines records (carriers, groups, MGAs, products, catalog filings, scope records, ...)')
     .argument('<file>', 'a .jsonl file; content paths of files are relative to it')
     .option('--wait', 'return only when every projection has caught up with the import', false)
-    .option('--concurrency <n>', 'records in flight at once', '256')
+    .option('--concurrency <n>', 'records in flight at once', String(DEFAULT_IMPORT_CONCURRENCY))
     .action(async (file: string, o: { wait: boolean; concurrency: string }, cmd: Command) => {
       // Loaded here, not at the top: src/cli/main imports the extension list that imports this module.
       const { withRuntime } = require('../../src/cli/main') as { withRuntime: (cmd: Command, fn: (rt: Runtime) => Promise<unknown>) => Promise<void> };
-      await withRuntime(cmd, (rt) => runImport(rt, file, { wait: o.wait, concurrency: Math.max(1, Number(o.concurrency) || 256), progress: !!process.stderr.isTTY }));
+      await withRuntime(cmd, (rt) => runImport(rt, file, { wait: o.wait, concurrency: Math.max(1, Number(o.concurrency) || DEFAULT_IMPORT_CONCURRENCY), progress: !!process.stderr.isTTY }));
     });
 };

@@ -7,6 +7,14 @@ import { ImportRecordError, type RecordImporter } from './record-importer';
 
 export const MAX_REPORTED_ERRORS = 1000;
 
+/**
+ * Lines in flight by default. Records pass through two batching stages (blob writes, then appends of up
+ * to 1000 streams, 400 when this was measured); with 256 in flight the append batches averaged ~120
+ * streams and the stages waited on each other. At 1024 a 30,000-filing import spent ~8 % less node and
+ * ~5 % less Postgres CPU per filing (fewer statements and commits) and kept Postgres busier under load.
+ */
+export const DEFAULT_IMPORT_CONCURRENCY = 1024;
+
 export interface LineError {
   line: number;
   message: string;
@@ -73,7 +81,7 @@ export async function importFile(file: string, opts: ImportOptions): Promise<Imp
   for (const imp of opts.importers) for (const t of imp.types) byType.set(t, imp);
   const baseDir = path.dirname(path.resolve(file));
   const totalBytes = (await fs.promises.stat(file)).size;
-  const concurrency = opts.concurrency ?? 256;
+  const concurrency = opts.concurrency ?? DEFAULT_IMPORT_CONCURRENCY;
   const metadata: EventMetadata = { actor: 'operator:import', correlationId: crypto.randomUUID(), importFile: path.basename(file), ...opts.metadata };
 
   let imported = 0;

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Logger } from '../../src/logger';
@@ -103,6 +104,20 @@ async function withStartLock<T>(dataDir: string, fn: () => Promise<T>): Promise<
   }
 }
 
+const MB = 1024 * 1024;
+
+/**
+ * shared_buffers for a machine with this much RAM: an eighth of it, between 256 MB and 2 GB. A bulk import
+ * inserts into a dozen indexes with random keys (stream ids, content hashes, the catalog's sort indexes);
+ * at a million filings those hot pages are over a gigabyte, and with 256 MB the backends themselves spent
+ * their time evicting dirty pages (each eviction a write, often a WAL flush first). Postgres touches the
+ * shared memory only as pages are used, so an idle developer cluster does not occupy it; 2 GB is the cap
+ * because beyond the hot index pages the OS page cache serves just as well.
+ */
+export function sharedBuffersMb(totalMemBytes: number): number {
+  return Math.max(256, Math.min(2048, Math.floor(totalMemBytes / 8 / MB)));
+}
+
 /**
  * `throwaway`: a cluster deleted after use (the test suite's): no fsync, so that writing and the shutdown
  * checkpoint do not wait for the disk. A crash of such a cluster may lose it, which is its fate anyway.
@@ -137,7 +152,11 @@ export async function ensureEmbeddedPostgres(dataDir: string, log: Logger, opts:
         '-c', 'listen_addresses=127.0.0.1',
         '-c', `unix_socket_directories=${socketDir ?? ''}`,
         '-c', 'max_connections=200',
-        '-c', 'shared_buffers=256MB',
+        // The test suite's clusters hold a few thousand rows each: they keep the small pool.
+        '-c', `shared_buffers=${opts.throwaway ? 256 : sharedBuffersMb(os.totalmem())}MB`,
+        // At ~3,000 filings/s (~30 MB of WAL a second) the automatic 16 MB filled 40,000 times in a
+        // million-filing import, each time making a backend write WAL itself.
+        '-c', 'wal_buffers=64MB',
         '-c', 'work_mem=16MB',
         '-c', 'maintenance_work_mem=256MB',
         // Fewer checkpoints under bulk imports: after each one, the first change to every index page writes the
