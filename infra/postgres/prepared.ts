@@ -60,12 +60,17 @@ function statementName(sql: string): string {
  */
 export async function queryPrepared<T>(knex: Knex, query: Knex.QueryBuilder): Promise<T[]> {
   const { sql, bindings } = query.toSQL().toNative();
+  return queryPreparedSql<T>(knex, sql, bindings as unknown[]);
+}
+
+/** As queryPrepared, for SQL already written with `$n` placeholders (no query builder to compile). */
+export async function queryPreparedSql<T>(knex: Knex, sql: string, values: unknown[]): Promise<T[]> {
   return withConnection(knex, async (conn) => {
     let names = preparedOn.get(conn);
     if (!names) preparedOn.set(conn, (names = new Set()));
     const name = statementName(sql);
     if (!names.has(name) && names.size < MAX_PREPARED_PER_CONNECTION) names.add(name);
-    const res = await conn.query<T & pg.QueryResultRow>(names.has(name) ? { name, text: sql, values: bindings as unknown[] } : { text: sql, values: bindings as unknown[] });
+    const res = await conn.query<T & pg.QueryResultRow>(names.has(name) ? { name, text: sql, values } : { text: sql, values });
     return res.rows;
   });
 }
