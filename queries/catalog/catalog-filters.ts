@@ -86,8 +86,9 @@ export function checkCombination(q: CatalogListQuery, principal: Principal): voi
 
 /**
  * The list's filters, resolved once (the carrier and group look-ups may answer 404). `where` writes them
- * as the predicates of one catalog_filings query (a keyset page may need several, one per branch). `byName` is set when a
- * `...Contains` term matched a few names: the same rows are then the disjoint union over those names of
+ * as the predicates of one catalog_filings query, adding their values to `p` (a keyset page may need
+ * several queries, one per branch). `byName` is set when a `...Contains` term matched a few names: the
+ * same rows are then the disjoint union over those names of
  * `byName.where(p, name)` (the other filters and `column = name`), which the page reads as one index
  * range of `(name, submission_date desc nulls last, id)` per name (see catalog-list-query.ts).
  */
