@@ -162,7 +162,7 @@ export const scenario: BenchScenario = {
         const q = CatalogListQuery.parse(t.query);
         const keys = sortKeys(q.sort);
         const columns = catalogListColumns(keys.map((k) => k.column), false);
-        const { sql, bindings } = catalogListQuery(knex, await catalogFilter(knex, q, PRINCIPAL), keys, LIMIT + 1, t.after, columns).toSQL().toNative();
+        const { sql, bindings } = catalogListQuery(await catalogFilter(knex, q, PRINCIPAL), keys, LIMIT + 1, t.after, columns);
         const pgSat = await direct(pgHandle.connectionString, data.dataDir, sql, bindings as unknown[], CONNECTIONS, seconds);
         const pgSerial = await direct(pgHandle.connectionString, data.dataDir, sql, bindings as unknown[], 1, Math.max(2, seconds / 2));
         results.set(t.name, { sat, steady, serial, pg: pgSat, pgSerial });

@@ -33,9 +33,38 @@ export async function runStatement<R extends object>(db: Knex | Knex.Transaction
   return withConnection(db, async (conn) => (await conn.query<R & pg.QueryResultRow>(query)).rows);
 }
 
-/** Statements one connection keeps prepared; beyond this, new shapes run unnamed (no server memory grows). */
+/**
+ * Statements one connection keeps prepared. Beyond this the least recently used one is deallocated
+ * (statements that write values into their text, such as the catalog list's date bounds, are unbounded
+ * in number), so the server's memory per connection stays bounded and a new hot statement still gets
+ * prepared.
+ */
 const MAX_PREPARED_PER_CONNECTION = 200;
+/** Per connection, its prepared statements' names, least recently used first. */
 const preparedOn = new WeakMap<pg.ClientBase, Set<string>>();
+
+/** pg's own record of what it prepared on a connection: it skips the Parse of a name it has there. */
+interface PgConnectionState {
+  parsedStatements?: Record<string, string>;
+}
+
+/**
+ * Makes room for one more prepared statement on `conn`: deallocates the least recently used one and
+ * forgets it in pg's record too. False when pg's record is not where this version of pg keeps it: the
+ * statement then runs unnamed.
+ */
+async function makeRoom(conn: pg.ClientBase, names: Set<string>): Promise<boolean> {
+  const parsed = (conn as unknown as { connection?: PgConnectionState }).connection?.parsedStatements;
+  const oldest = names.values().next().value;
+  if (!parsed || oldest === undefined) return false;
+  // A statement whose Parse failed was never prepared: nothing to deallocate.
+  if (parsed[oldest] !== undefined) {
+    await conn.query(`deallocate "${oldest}"`);
+    delete parsed[oldest];
+  }
+  names.delete(oldest);
+  return true;
+}
 
 /** Names of the statement texts seen lately: a page's SQL repeats, and hashing it was per-request CPU. */
 const NAMES_KEPT = 1_000;
@@ -60,12 +89,19 @@ function statementName(sql: string): string {
  */
 export async function queryPrepared<T>(knex: Knex, query: Knex.QueryBuilder): Promise<T[]> {
   const { sql, bindings } = query.toSQL().toNative();
+  return queryPreparedSql<T>(knex, sql, bindings as unknown[]);
+}
+
+/** As queryPrepared, for SQL already written with `$n` placeholders (no query builder to compile). */
+export async function queryPreparedSql<T>(knex: Knex, sql: string, values: unknown[]): Promise<T[]> {
   return withConnection(knex, async (conn) => {
     let names = preparedOn.get(conn);
     if (!names) preparedOn.set(conn, (names = new Set()));
     const name = statementName(sql);
-    if (!names.has(name) && names.size < MAX_PREPARED_PER_CONNECTION) names.add(name);
-    const res = await conn.query<T & pg.QueryResultRow>(names.has(name) ? { name, text: sql, values: bindings as unknown[] } : { text: sql, values: bindings as unknown[] });
+    let named = names.delete(name);
+    if (!named) named = names.size < MAX_PREPARED_PER_CONNECTION || (await makeRoom(conn, names));
+    if (named) names.add(name);
+    const res = await conn.query<T & pg.QueryResultRow>(named ? { name, text: sql, values } : { text: sql, values });
     return res.rows;
   });
 }

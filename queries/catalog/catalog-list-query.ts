@@ -1,18 +1,16 @@
-import type { Knex } from 'knex';
 import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
 import type { CatalogFilter } from './catalog-filters';
-import { afterBranches, orderBy, type KeysetBranch, type KeysetPosition, type SortKey } from './keyset';
-
-/**
- * The page size is written into the SQL, not bound: with `limit $n` the planner costs a generic plan
- * for an unknown row count, finds it far dearer than the custom ones and never settles on it, so every
- * execution of the prepared statement was planned again (0.1-2 ms against 14 indexes). It is a
- * validated integer (1-200, plus one), so few statements result.
- */
-const LITERAL = { skipBinding: true };
+import { afterBranches, orderBySql, type KeysetBranch, type KeysetPosition, type SortKey } from './keyset';
+import { SqlParams, ident, whereClause } from './sql-params';
 
 /** Beyond this many UNION ALL branches, planning the page costs more than the per-name ranges save. */
 const MAX_NAME_BRANCHES = 48;
+
+/** A statement with `$n` placeholders and its values, as pg runs it. */
+export interface CatalogListStatement {
+  sql: string;
+  bindings: unknown[];
+}
 
 /**
  * The SQL of one catalog list page: the endpoint runs it, the query-plan test EXPLAINs it and the
@@ -20,24 +18,25 @@ const MAX_NAME_BRANCHES = 48;
  * filters, the page's ORDER BY and LIMIT (so Postgres plans each as a bounded index range: without
  * its own LIMIT a branch is planned for all its rows and gets a sequential scan and a sort), and the
  * outer ORDER BY ... LIMIT merges them: a Merge Append that pulls about one page in all (see keyset.ts).
+ *
+ * The page size is written into the SQL, not bound: with `limit $n` the planner costs a generic plan
+ * for an unknown row count, finds it far dearer than the custom ones and never settles on it, so every
+ * execution of the prepared statement was planned again (0.1-2 ms against 14 indexes). It is a
+ * validated integer (1-200, plus one), so few statements result.
  */
-export function catalogListQuery(knex: Knex, filter: CatalogFilter, keys: SortKey[], limit: number, after: KeysetPosition | null, columns: readonly (string | Knex.Raw)[] = ['*']): Knex.QueryBuilder {
-  const page = (where: (qb: Knex.QueryBuilder) => void, branch?: (qb: Knex.QueryBuilder) => void) => {
-    const qb = knex(CATALOG_FILINGS).select(columns);
-    where(qb);
-    branch?.(qb);
-    orderBy(qb, keys);
-    return qb.limit(limit, LITERAL);
-  };
+export function catalogListQuery(filter: CatalogFilter, keys: SortKey[], limit: number, after: KeysetPosition | null, columns: readonly string[] = ['*']): CatalogListStatement {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`page size ${limit} is not a positive integer`);
+  const p = new SqlParams();
+  const select = `select ${columns.map((c) => (c === '*' ? c : ident(c))).join(', ')} from ${ident(CATALOG_FILINGS)}`;
+  const tail = `${orderBySql(keys)} limit ${limit}`;
+  const page = (predicates: string[]) => `${select}${whereClause(predicates)}${tail}`;
   const branches: (KeysetBranch | undefined)[] = after ? afterBranches(keys, after) : [undefined];
   // A few matched names: one branch per name (and keyset branch), each an index range of (name, sort...),
   // so the page reads about `limit` rows instead of filtering the list's index walk by substring.
   const byName = filter.byName && filter.byName.names.length * branches.length <= MAX_NAME_BRANCHES ? filter.byName : null;
   const pages = byName
-    ? byName.names.flatMap((name) => branches.map((b) => page((qb) => byName.where(qb, name), b)))
-    : branches.map((b) => page(filter.where, b));
-  if (pages.length === 1) return pages[0];
-  const merged = knex.select('*').from(knex.unionAll(pages, true).as('after'));
-  orderBy(merged, keys);
-  return merged.limit(limit, LITERAL);
+    ? byName.names.flatMap((name) => branches.map((b) => page([...byName.where(p, name), ...(b?.(p) ?? [])])))
+    : branches.map((b) => page([...filter.where(p), ...(b?.(p) ?? [])]));
+  const sql = pages.length === 1 ? pages[0] : `select * from (${pages.map((s) => `(${s})`).join(' union all ')}) as "after"${tail}`;
+  return { sql, bindings: p.values };
 }

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import { ident, type SqlParams } from './sql-params';
 
 export interface SortKey {
   column: string;
@@ -12,13 +12,14 @@ export interface KeysetPosition {
 }
 
 /** ORDER BY for the keys, nulls last in both directions, id ascending as the tie-break. */
-export function orderBy(q: Knex.QueryBuilder, keys: SortKey[]): void {
-  for (const k of keys) q.orderByRaw(`?? ${k.desc ? 'desc' : 'asc'} nulls last`, [k.column]);
-  q.orderBy('id', 'asc');
+export function orderBySql(keys: SortKey[]): string {
+  let sql = ' order by ';
+  for (const k of keys) sql += `${ident(k.column)} ${k.desc ? 'desc' : 'asc'} nulls last, `;
+  return `${sql}"id" asc`;
 }
 
 /** One branch of "after a position": a conjunction of plain predicates, so one index range answers it. */
-export type KeysetBranch = (q: Knex.QueryBuilder) => void;
+export type KeysetBranch = (p: SqlParams) => string[];
 
 /**
  * Rows strictly after `pos` in that order, as disjoint branches whose union is exactly the rest of the
@@ -37,11 +38,13 @@ export function afterBranches(keys: SortKey[], pos: KeysetPosition): KeysetBranc
   // "Equal" as a closed range, not `=`: Postgres treats a column equal to a constant as already sorted
   // and drops it from the branch's order, so the Merge Append above has to Sort the branch's rows again
   // (a third of a deep page's SQL time at 1,000,000 filings); a range keeps the index order usable as is.
-  const equalBefore = (i: number) => (q: Knex.QueryBuilder) => {
+  const equalBefore = (i: number) => (p: SqlParams) => {
+    const predicates: string[] = [];
     for (let j = 0; j < i; j++) {
-      if (pos.v[j] === null) q.whereNull(keys[j].column);
-      else q.where(keys[j].column, '>=', pos.v[j]).where(keys[j].column, '<=', pos.v[j]);
+      if (pos.v[j] === null) predicates.push(`${ident(keys[j].column)} is null`);
+      else predicates.push(p.compare(keys[j].column, '>=', pos.v[j]), p.compare(keys[j].column, '<=', pos.v[j]));
     }
+    return predicates;
   };
   for (let i = 0; i < keys.length; i++) {
     // Nothing sorts after a null within its key: those branches are empty.
@@ -49,19 +52,10 @@ export function afterBranches(keys: SortKey[], pos: KeysetPosition): KeysetBranc
     const k = keys[i];
     const v = pos.v[i];
     const prefix = equalBefore(i);
-    branches.push((q) => {
-      prefix(q);
-      q.where(k.column, k.desc ? '<' : '>', v);
-    });
-    branches.push((q) => {
-      prefix(q);
-      q.whereNull(k.column);
-    });
+    branches.push((p) => [...prefix(p), p.compare(k.column, k.desc ? '<' : '>', v)]);
+    branches.push((p) => [...prefix(p), `${ident(k.column)} is null`]);
   }
   const all = equalBefore(keys.length);
-  branches.push((q) => {
-    all(q);
-    q.where('id', '>', pos.id);
-  });
+  branches.push((p) => [...all(p), p.compare('id', '>', pos.id)]);
   return branches;
 }

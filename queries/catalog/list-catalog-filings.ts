@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { queryPrepared } from '../../infra/postgres/prepared';
+import { queryPreparedSql } from '../../infra/postgres/prepared';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import type { CursorService } from '../../src/http/cursors';
 import { z } from '../../src/http/zod';
@@ -39,7 +39,8 @@ export class ListCatalogFilingsRoute implements RouteModule {
           const withDescription = query.source?.length === 1 && query.sourceReference?.length === 1;
           const filter = await catalogFilter(this.knex, query, principal);
           const columns = catalogListColumns(keys.map((k) => k.column), withDescription);
-          const rows = await queryPrepared<CatalogListRow>(this.knex, catalogListQuery(this.knex, filter, keys, limit + 1, decoded?.state ?? null, columns));
+          const statement = catalogListQuery(filter, keys, limit + 1, decoded?.state ?? null, columns);
+          const rows = await queryPreparedSql<CatalogListRow>(this.knex, statement.sql, statement.bindings);
           const page = rows.length > limit ? rows.slice(0, limit) : rows;
           let nextCursor: string | null = null;
           if (rows.length > limit) {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { queryPrepared } from '../../infra/postgres/prepared';
+import { queryPreparedSql } from '../../infra/postgres/prepared';
+import { ident } from './sql-params';
 
 /** `%` and `_` matched literally by LIKE (with the default escape character, the backslash). */
 export function likeLiteral(s: string): string {
@@ -19,7 +20,7 @@ export function containsPattern(term: string): string {
 export async function namesContaining(knex: Knex, table: string, term: string, max: number): Promise<string[] | null> {
   // The limit is written into the SQL: bound, it kept Postgres from ever using the generic plan (see
   // catalog-list-query.ts), and planning was a third of the look-up's time.
-  const query = knex(table).select('name').whereRaw('lower_name like ?', [containsPattern(term)]).orderBy('name').limit(max + 1, { skipBinding: true });
-  const rows = await queryPrepared<{ name: string }>(knex, query);
+  const sql = `select "name" from ${ident(table)} where "lower_name" like $1 order by "name" asc limit ${max + 1}`;
+  const rows = await queryPreparedSql<{ name: string }>(knex, sql, [containsPattern(term)]);
   return rows.length > max ? null : rows.map((r) => r.name);
 }

@@ -10,7 +10,8 @@ import { LIST_RECORD_SQL } from '../../projections/catalog/catalog-list-record';
 import { CATALOG_COMPANY_NAMES, CATALOG_FILINGS, CATALOG_PRODUCT_NAMES } from '../../projections/catalog/catalog-projector';
 import { CatalogListQuery, catalogFilter, sortKeys } from '../../queries/catalog/catalog-filters';
 import { catalogListQuery } from '../../queries/catalog/catalog-list-query';
-import { orderBy, type KeysetPosition } from '../../queries/catalog/keyset';
+import { orderBySql, type KeysetPosition } from '../../queries/catalog/keyset';
+import { queryPreparedSql } from '../../infra/postgres/prepared';
 import { freshDatabaseUrl } from '../support/postgres';
 
 const principal = { permissions: ['serff:view'] } as unknown as Principal;
@@ -67,11 +68,15 @@ describe('catalog keyset pages', function () {
         const q = CatalogListQuery.parse({ ...filters, ...(sort.length ? { sort } : {}) });
         const keys = sortKeys(q.sort);
         const filter = await catalogFilter(knex, q, principal);
-        const all = ((await catalogListQuery(knex, filter, keys, 1000, null)) as Record<string, string | null>[]).map((r) => r.id);
+        const page = (limit: number, after: KeysetPosition | null) => {
+          const statement = catalogListQuery(filter, keys, limit, after);
+          return queryPreparedSql<Record<string, string | null>>(knex, statement.sql, statement.bindings);
+        };
+        const all = (await page(1000, null)).map((r) => r.id);
         const walked: string[] = [];
         let after: KeysetPosition | null = null;
         for (;;) {
-          const rows = (await catalogListQuery(knex, filter, keys, 7, after)) as Record<string, string | null>[];
+          const rows = await page(7, after);
           walked.push(...rows.map((r) => r.id!));
           if (rows.length < 7) break;
           const last = rows[rows.length - 1];
@@ -83,8 +88,9 @@ describe('catalog keyset pages', function () {
           // The per-name union is the substring filter of the plain order.
           const plain = knex(CATALOG_FILINGS).select('id').whereRaw('lower(company_name) like ?', [`%${q.companyNameContains.toLowerCase()}%`]);
           if (q.state) plain.whereIn('state', q.state);
-          orderBy(plain, keys);
-          assert.deepEqual(((await plain) as { id: string }[]).map((r) => r.id), all);
+          const { sql, bindings } = plain.toSQL().toNative();
+          const rows = await queryPreparedSql<{ id: string }>(knex, sql + orderBySql(keys), bindings as unknown[]);
+          assert.deepEqual(rows.map((r) => r.id), all);
         }
       });
     }

@@ -10,7 +10,8 @@ import type { Principal } from '../../src/identity/principal';
 import { LIST_RECORD_SQL } from '../../projections/catalog/catalog-list-record';
 import { CATALOG_COMPANY_NAMES, CATALOG_FILINGS, CATALOG_PRODUCT_NAMES } from '../../projections/catalog/catalog-projector';
 import { DIR } from '../../projections/directory/directory-projector';
-import { CatalogListQuery, catalogFilter, sortKeys } from '../../queries/catalog/catalog-filters';
+import { CatalogListQuery, catalogFilter, dateLiteral, sortKeys } from '../../queries/catalog/catalog-filters';
+import { queryPreparedSql } from '../../infra/postgres/prepared';
 import { catalogListQuery } from '../../queries/catalog/catalog-list-query';
 import { catalogListColumns } from '../../queries/catalog/catalog-record';
 import type { KeysetPosition } from '../../queries/catalog/keyset';
@@ -108,8 +109,7 @@ describe('catalog query plans (50,000 filings)', function () {
       const q = CatalogListQuery.parse(list.query);
       const keys = sortKeys(q.sort);
       const columns = catalogListColumns(keys.map((k) => k.column), false);
-      const qb = catalogListQuery(knex, await catalogFilter(knex, q, principal(list.serff ?? true)), keys, 51, list.after ?? null, columns);
-      const { sql, bindings } = qb.toSQL().toNative();
+      const { sql, bindings } = catalogListQuery(await catalogFilter(knex, q, principal(list.serff ?? true)), keys, 51, list.after ?? null, columns);
       const res = await knex.raw(`explain (analyze, costs off, timing off, summary off) ${sql.replace(/\$(\d+)/g, '?')}`, bindings as never);
       const plan = (res.rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
       if (!list.unindexed) assert.doesNotMatch(plan, new RegExp(`Seq Scan on ${CATALOG_FILINGS}\\b`), `${list.title}:\n${plan}`);
@@ -122,5 +122,23 @@ describe('catalog query plans (50,000 filings)', function () {
       const intro = fs.readFileSync(doc, 'utf8').split('\n<!-- plans -->\n')[0];
       fs.writeFileSync(doc, `${intro}\n<!-- plans -->\n\n${sections.join('\n')}`);
     }
+  });
+  it('rule: a date-range page is planned once per connection (the bounds are literals, so the generic plan is the custom one)', async () => {
+    const knex = rt.db.knex;
+    const q = CatalogListQuery.parse({ submissionDateFrom: '2023-01-01', submissionDateTo: '2023-12-31', normalizedOutcome: 'APPROVED' });
+    const keys = sortKeys(q.sort);
+    const { sql, bindings } = catalogListQuery(await catalogFilter(knex, q, principal(true)), keys, 51, null, catalogListColumns(['submission_date'], false));
+    assert.match(sql, /"submission_date" >= date '2023-01-01' and "submission_date" <= date '2023-12-31'/);
+    await knex.transaction(async (trx) => {
+      // One connection (the transaction's), so the statement's plan counters are that connection's.
+      for (let i = 0; i < 12; i++) await queryPreparedSql(trx as unknown as Knex, sql, bindings);
+      const [plans] = await queryPreparedSql<{ generic_plans: string; custom_plans: string }>(trx as unknown as Knex, 'select generic_plans, custom_plans from pg_prepared_statements where statement = $1', [sql]);
+      assert.ok(Number(plans.generic_plans) > 0 && Number(plans.custom_plans) <= 5, JSON.stringify(plans));
+    });
+  });
+
+  it('rule: a date bound becomes SQL text only as a validated YYYY-MM-DD date', () => {
+    assert.equal(dateLiteral('2024-02-29'), "date '2024-02-29'");
+    for (const bad of ["2024-01-01' or true --", '2023-02-29', '20240101']) assert.throws(() => dateLiteral(bad));
   });
 });
