@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { timeOrderedUuid } from './time-ordered-uuid';
 import type { Knex } from 'knex';
 import { ExpectedVersionConflict } from '../../src/domain/errors';
 import type { AppendResult, EventMetadata, ExpectedVersion, NewEvent } from '../../src/domain/events';
@@ -100,10 +101,10 @@ function appendParams(streamId: string, events: NewEvent[], expectedVersion: Exp
   const meta = JSON.stringify(metadata ?? {});
   if (n === 1) {
     const e = events[0];
-    values.push(crypto.randomUUID(), e.type, e.schemaVersion ?? 1, JSON.stringify(e.data ?? {}), meta);
+    values.push(timeOrderedUuid(), e.type, e.schemaVersion ?? 1, JSON.stringify(e.data ?? {}), meta);
   } else {
     values.push(
-      events.map(() => crypto.randomUUID()),
+      events.map(() => timeOrderedUuid()),
       events.map((e) => e.type),
       events.map((e) => e.schemaVersion ?? 1),
       events.map((e) => JSON.stringify(e.data ?? {})),

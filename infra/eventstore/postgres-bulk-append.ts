@@ -1,4 +1,4 @@
-import crypto from 'node:crypto';
+import { timeOrderedUuid } from './time-ordered-uuid';
 import type { Knex } from 'knex';
 import { ExpectedVersionConflict } from '../../src/domain/errors';
 import type { EventMetadata, LogPosition, NewEvent } from '../../src/domain/events';
@@ -30,7 +30,7 @@ export async function appendMany(trx: Knex.Transaction, appends: StreamAppend[])
   for (const a of appends) {
     a.events.forEach((e, i) => {
       events.push({
-        event_id: crypto.randomUUID(),
+        event_id: timeOrderedUuid(),
         stream_id: a.streamId,
         ord: i + 1,
         seq: events.length,
