@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { client, makeCaller, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { carrier, carrierGroup, catalogFiling, file, importRecords, serffFiling } from '../support/catalog-records';
+import { alteredEnd } from '../support/altered-end';
 
 type Rec = Record<string, any>;
 
@@ -203,7 +204,7 @@ describe('catalog: GET /insurance/filings and /filings/{id}', function () {
       [full, `limit=1&state=GA&cursor=${c}`],
       [full, `limit=1&state=FL&sort=state&cursor=${c}`],
       [noSerff, `limit=1&state=FL&cursor=${c}`],
-      [full, `limit=1&state=FL&cursor=${c.slice(0, -2)}AA`],
+      [full, `limit=1&state=FL&cursor=${alteredEnd(c, 2)}`],
     ] as const) {
       const r = await get(caller, `/insurance/filings?${q}`);
       assert.equal(r.status, 400, q);

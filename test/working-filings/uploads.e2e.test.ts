@@ -5,6 +5,7 @@ import { upload } from './support';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
 import { TOKENS } from '../../src/tokens';
 import { UploadTokens } from '../../commands/artifacts/upload-tokens';
+import { alteredEnd } from '../support/altered-end';
 
 const ARTIFACT_FIELDS = [
   'id', 'name', 'nodeKind', 'isIndexed', 'createdAt', 'updatedAt', 'type', 'data', 'parentId', 'tags', 'metadata', 'orgId', 'path', 'relativePath',
@@ -126,7 +127,7 @@ describe('working filings: uploads and artifacts', () => {
       [true, null],
     ]);
     for (const x of r.body.results) assert.equal(typeof x.uri, 'string');
-    const tampered = ok.token.slice(0, -3) + 'AAA';
+    const tampered = alteredEnd(ok.token, 3);
     assert.equal((await api.post('/files/uploads/complete', { confirmations: [{ uploadToken: tampered }] })).body.results[0].error.code, 'UPLOAD_TOKEN_INVALID');
     const ro = await makeCaller(t.rt, { tenantId: editor.tenantId, readOnly: true });
     const roR = await client(t.baseUrl, ro.apiKey).post('/files/uploads/complete', { confirmations: [{ uploadToken: ok.token }] });
