@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ident } from '../infra/postgres/sql-ident';
 
 /**
  * Multi-row writes for projectors: a whole batch of rows travels as ONE JSON parameter and Postgres
@@ -20,8 +21,6 @@ export interface UpsertOptions {
   /** Columns to return from the inserted or updated rows. */
   returning?: readonly string[];
 }
-
-const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export async function upsertRows<R extends object>(
   trx: Knex.Transaction,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { LIST_FIELDS } from './catalog-list-record';
+import { ident } from '../../infra/postgres/sql-ident';
 
 /** A catalog_filings row as the projector writes it: the stored list record plus the columns it leaves out. */
 export interface CatalogFilingWrite {
@@ -21,8 +22,6 @@ const LIST_COLUMN_TYPES: Record<(typeof LIST_FIELDS)[number][1], string> = {
 };
 
 const EXTRA_COLUMNS = ['version', 'source_reference_key', 'description', 'files', 'list_record'] as const;
-
-const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 function upsertSql(table: string): string {
   const listColumns = LIST_FIELDS.map(([, column]) => column);

@@ -9,7 +9,7 @@ import type { ProjectionContext, TableNamer } from '../projector';
 import { CATALOG_RUN_GROUP } from './run-group';
 import { upsertRows } from '../batch-sql';
 import { listRecordJson } from './catalog-list-record';
-import { upsertCatalogFilings } from './catalog-filing-upsert';
+import { upsertCatalogFilings, type CatalogFilingWrite } from './catalog-filing-upsert';
 
 export const CATALOG_FILINGS = 'catalog_filings';
 /**
@@ -93,7 +93,7 @@ export class CatalogProjector implements GroupedProjector {
 
   async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
     // A batch holds many filings: the last event of each stream wins, written with one upsert.
-    const rows = new Map<string, Record<string, unknown>>();
+    const rows = new Map<string, CatalogFilingWrite & Record<string, unknown>>();
     const seen: Record<string, unknown>[] = [];
     for (const raw of events) {
       const e = raw as unknown as CatalogFilingEvent & { version: number };
@@ -141,11 +141,7 @@ export class CatalogProjector implements GroupedProjector {
     }
     if (!rows.size) return;
     // Conditional on the stream version, so replaying a batch is harmless.
-    await upsertCatalogFilings(
-      trx,
-      t(CATALOG_FILINGS),
-      [...rows.values()].map((r) => ({ version: r.version as number, source_reference_key: r.source_reference_key as string, description: r.description as string | null, files: r.files, list_record: r.list_record as string })),
-    );
+    await upsertCatalogFilings(trx, t(CATALOG_FILINGS), [...rows.values()]);
     // Every name of the batch, also those a later event of the batch replaced: one-by-one application
     // would have recorded them too, and an extra name matches no filing.
     const names = (column: 'company_name' | 'product_name') => [...new Set(seen.map((r) => r[column] as string))].sort().map((name) => ({ name }));

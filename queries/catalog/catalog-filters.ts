@@ -14,7 +14,8 @@ import { carrierFilterCodes, groupFilterCodes } from '../directory/directory-res
 import { CATALOG_COMPANY_NAMES, CATALOG_PRODUCT_NAMES } from '../../projections/catalog/catalog-projector';
 import type { SortKey } from './keyset';
 import { containsPattern, namesContaining } from './names-containing';
-import { ident, type SqlParams } from './sql-params';
+import type { SqlParams } from './sql-params';
+import { ident } from '../../infra/postgres/sql-ident';
 
 const text = z.string().min(1, 'Must not be empty.').max(500, 'At most 500 characters.');
 const date = qScalar(z.string().refine(isIsoDate, 'Must be a date YYYY-MM-DD.'));

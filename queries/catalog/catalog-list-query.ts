@@ -1,7 +1,8 @@
 import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
 import type { CatalogFilter } from './catalog-filters';
 import { afterBranches, orderBySql, type KeysetBranch, type KeysetPosition, type SortKey } from './keyset';
-import { SqlParams, ident, whereClause } from './sql-params';
+import { SqlParams, whereClause } from './sql-params';
+import { ident } from '../../infra/postgres/sql-ident';
 
 /** Beyond this many UNION ALL branches, planning the page costs more than the per-name ranges save. */
 const MAX_NAME_BRANCHES = 48;

@@ -1,4 +1,5 @@
-import { ident, type SqlParams } from './sql-params';
+import { ident } from '../../infra/postgres/sql-ident';
+import type { SqlParams } from './sql-params';
 
 export interface SortKey {
   column: string;

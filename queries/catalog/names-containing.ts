@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { queryPreparedSql } from '../../infra/postgres/prepared';
-import { ident } from './sql-params';
+import { ident } from '../../infra/postgres/sql-ident';
 
 /** `%` and `_` matched literally by LIKE (with the default escape character, the backslash). */
 export function likeLiteral(s: string): string {

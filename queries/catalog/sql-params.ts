@@ -1,3 +1,5 @@
+import { ident } from '../../infra/postgres/sql-ident';
+
 /**
  * The values of one statement and their `$n` placeholders. The catalog list writes its SQL as text
  * around these instead of through knex: compiling the query builder was the largest single cost of a
@@ -28,10 +30,6 @@ export class SqlParams {
   }
 }
 
-/** A quoted identifier: the names come from the code (sort keys map to fixed columns), never from a request. */
-export function ident(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
 
 /** A conjunction of predicates as a WHERE clause, or nothing. */
 export function whereClause(predicates: readonly string[]): string {
