@@ -12,7 +12,7 @@ import pg from 'pg';
 import { ensureEmbeddedPostgres } from '../infra/postgres/embedded';
 import { BIN } from './support/load';
 import { seedCommandsWorkspace } from './support/working-filings-seed';
-import { cpuSeconds, postmasterCpuSeconds } from './support/process-cpu';
+import { cpuSeconds, postgresCpuByKind, postmasterCpuSeconds } from './support/process-cpu';
 import { spawn } from 'node:child_process';
 import { createLogger } from '../src/logger';
 import { upload } from '../test/working-filings/support';
@@ -29,26 +29,6 @@ function postgresCpu(root: number): number {
 }
 
 const TICK_MS = 10;
-
-/** CPU ticks of the postmaster's children by kind (walwriter, autovacuum, a backend's state...), from /proc. */
-function postgresCpuByKind(root: number): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(f[1]) !== root) continue;
-      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-      // Backends show "postgres: user db [local] STATE": keep the role, not the state of the moment.
-      const kind = /\[local\]|\d+\.\d+\.\d+\.\d+/.test(cmd) ? 'backends' : cmd.replace(/^postgres: /, '');
-      out.set(kind, (out.get(kind) ?? 0) + Number(f[11]) + Number(f[12]));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return out;
-}
 
 /** The server with node flags (NODE_OPTIONS refuses --cpu-prof). */
 function startServer(flags: string[], args: string[], env: Record<string, string>): Promise<{ url: string; child: ReturnType<typeof spawn>; stop(): Promise<void> }> {

@@ -45,3 +45,22 @@ export function postmasterCpuSeconds(postmaster: number): number {
   }
   return total;
 }
+
+/** CPU ticks of the postmaster's children by kind (walwriter, autovacuum, a backend's state...), from /proc. */
+export function postgresCpuByKind(root: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const f = statFields(Number(entry));
+    if (!f || Number(f[1]) !== root) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      // Backends show "postgres: user db [local] STATE": keep the role, not the state of the moment.
+      const kind = /\[local\]|\d+\.\d+\.\d+\.\d+/.test(cmd) ? 'backends' : cmd.replace(/^postgres: /, '');
+      out.set(kind, (out.get(kind) ?? 0) + Number(f[11]) + Number(f[12]));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return out;
+}
