@@ -1,7 +1,6 @@
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { fileTextBenchData, type TextFile } from '../support/file-text-data';
-import { BIN, rssMb, startServerProcess } from '../support/load';
+import { BIN, loadRotating, rssMb, startServerProcess, type Generator } from '../support/load';
 import { cpuSeconds, postgresCpuSeconds } from '../support/process-cpu';
 import { runStandalone } from '../support/standalone';
 import type { BenchRow, BenchScenario } from '../types';
@@ -26,42 +25,35 @@ interface ShapeResult {
   sysUs: number;
   /** The Postgres server's CPU (postmaster and its backends) per request. */
   pgUs: number;
+  generator: string;
+  /** The load generator's own CPU per request, in microseconds. */
+  generatorCpuUs: number;
 }
 
-/** autocannon at saturation over a list of request paths, each connection taking the next one in turn. */
-async function loadPaths(base: string, paths: string[], opts: { seconds: number; headers: Record<string, string>; pid: number; dataDir: string }): Promise<ShapeResult> {
-  // autocannon's request path replaces the URL's whole path.
-  const prefix = new URL(base).pathname.replace(/\/$/, '');
-  let next = 0;
+/** Saturation over a list of request paths, each connection taking the next one in turn. */
+async function loadPaths(base: string, paths: string[], opts: { seconds: number; headers: Record<string, string>; pid: number; dataDir: string; generator?: Generator }): Promise<ShapeResult> {
   const cpuBefore = cpuSeconds(opts.pid);
   const pgBefore = postgresCpuSeconds(opts.dataDir);
-  const r = await autocannon({
-    url: base,
-    connections: CONNECTIONS,
-    duration: opts.seconds,
-    headers: opts.headers,
-    requests: [
-      {
-        setupRequest: (req: { path: string }) => {
-          req.path = prefix + paths[next++ % paths.length];
-          return req;
-        },
-      },
-    ],
-  } as autocannon.Options);
+  const r = await loadRotating(
+    base,
+    paths.map((p) => ({ path: p })),
+    { connections: CONNECTIONS, seconds: opts.seconds, headers: opts.headers, generator: opts.generator },
+  );
   const cpuAfter = cpuSeconds(opts.pid);
   const pg = postgresCpuSeconds(opts.dataDir) - pgBefore;
-  const perRequest = (seconds: number) => (r.requests.total ? (seconds / r.requests.total) * 1e6 : 0);
+  const perRequest = (seconds: number) => (r.requests ? (seconds / r.requests) * 1e6 : 0);
   return {
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    errors: r.errors + r.timeouts,
+    rps: r.rps,
+    p50: r.p50,
+    p99: r.p99,
+    errors: r.errors,
     non2xx: r.non2xx,
-    bodyBytes: r.requests.total ? r.throughput.total / r.requests.total : 0,
+    bodyBytes: r.requests ? r.bytes / r.requests : 0,
     cpuUs: perRequest(cpuAfter.user + cpuAfter.sys - cpuBefore.user - cpuBefore.sys),
     sysUs: perRequest(cpuAfter.sys - cpuBefore.sys),
     pgUs: perRequest(pg),
+    generator: r.generator,
+    generatorCpuUs: r.generatorCpuUs,
   };
 }
 
@@ -161,13 +153,23 @@ export const scenario: BenchScenario = {
         if (!s.paths.length) continue;
         await loadPaths(serve.url, s.paths, { seconds: 1, headers, pid, dataDir: data.dataDir });
         const r = await loadPaths(serve.url, s.paths, { seconds, headers, pid, dataDir: data.dataDir });
-        ctx.log(`${s.name}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms, ${Math.round(r.cpuUs)} us API CPU/request (${Math.round(r.sysUs)} system), ${Math.round(r.pgUs)} us Postgres CPU/request, ${Math.round(r.bodyBytes)} B/response`);
+        ctx.log(`${s.name}: ${Math.round(r.rps)} req/s, p99 ${r.p99} ms, ${Math.round(r.cpuUs)} us API CPU/request (${Math.round(r.sysUs)} system), ${Math.round(r.pgUs)} us Postgres CPU/request, ${Math.round(r.bodyBytes)} B/response; ${r.generator}, ${Math.round(r.generatorCpuUs)} us of its CPU/request`);
         const failed = r.errors + r.non2xx ? `, ${r.errors} errors/timeouts, ${r.non2xx} non-2xx` : '';
-        row(`${s.name}: req/s at saturation`, r.rps, 'req/s', s.goal ? '>= 2000' : undefined, `${s.note}; ${CONNECTIONS} connections, p50 ${r.p50} ms, p99 ${r.p99} ms, ~${Math.round(r.bodyBytes / 1024)} KB/response${failed}`);
-        row(`${s.name}: p99 at saturation`, r.p99, 'ms', undefined, `${CONNECTIONS} connections`);
+        row(`${s.name}: req/s at saturation`, r.rps, 'req/s', s.goal ? '>= 2000' : undefined, `${s.note}; ${CONNECTIONS} connections, p50 ${r.p50} ms, p99 ${r.p99} ms, ~${Math.round(r.bodyBytes / 1024)} KB/response${failed}; ${r.generator}, ${Math.round(r.generatorCpuUs)} us of its CPU per request`);
+        row(`${s.name}: p99 at saturation`, r.p99, 'ms', undefined, `${CONNECTIONS} connections, ${r.generator}`);
         row(`${s.name}: API CPU per request`, r.cpuUs, 'us', undefined, `user + system CPU of the serve process over the run / requests (system ${Math.round(r.sysUs)} us)`);
         row(`${s.name}: Postgres CPU per request`, r.pgUs, 'us', undefined, 'CPU of the postmaster and its backends over the run / requests');
       }
+      // The first shape again with the in-process generator, to compare with result files from before wrk.
+      const cross = await loadPaths(serve.url, firstChunks, { seconds, headers, pid, dataDir: data.dataDir, generator: 'autocannon' });
+      ctx.log(`${shapes[0].name}, ${cross.generator}: ${Math.round(cross.rps)} req/s, ${Math.round(cross.generatorCpuUs)} us of its CPU/request`);
+      row(
+        `${shapes[0].name}: req/s at saturation, autocannon cross-check`,
+        cross.rps,
+        'req/s',
+        undefined,
+        `${cross.generator}, ${Math.round(cross.generatorCpuUs)} us of its CPU per request on the cores the API uses; p99 ${cross.p99} ms, API ${Math.round(cross.cpuUs)} us CPU/request, ${cross.errors} errors/timeouts, ${cross.non2xx} non-2xx`,
+      );
       maxRss = Math.max(maxRss, rssMb(pid));
       row('API process peak RSS under these loads', maxRss, 'MB');
       return rows;

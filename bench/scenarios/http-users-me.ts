@@ -1,6 +1,6 @@
 import type { BenchScenario } from '../types';
 import { benchDatabase, tmpDir } from '../support/postgres';
-import { BIN, load, rssMb, startServerProcess } from '../support/load';
+import { BIN, load, rssMb, startServerProcess, type LoadResult } from '../support/load';
 import { pacedLoadInProcess } from '../support/paced-load';
 import { h2loadInstalled, h2loadPaced } from '../support/h2load';
 import { loadConfig } from '../../src/config';
@@ -25,7 +25,7 @@ export const scenario: BenchScenario = {
     const { apiKey } = await id.createKey({ userId, readOnly: false, permissions: [] }, { actor: 'bench' });
     await rt.close();
 
-    const results: Record<string, { rps: number; p50: number; p99: number; errors: number; rss?: number }> = {};
+    const results: Record<string, LoadResult> = {};
     for (const [name, script, target] of [
       ['node:http hello', path.join(__dirname, '../servers/hello-node.ts'), ''],
       ['express hello', path.join(__dirname, '../servers/hello-express.ts'), ''],
@@ -40,6 +40,8 @@ export const scenario: BenchScenario = {
     const headers = { Authorization: `Bearer ${apiKey}` };
     await load(`${serve.url}/users/me`, { connections, seconds: 1, headers });
     const me = await load(`${serve.url}/users/me`, { connections, seconds, headers });
+    // The same run with the in-process generator, to compare with result files from before wrk.
+    const meAutocannon = await load(`${serve.url}/users/me`, { connections, seconds, headers, generator: 'autocannon' });
     const rss = rssMb(serve.child.pid!);
     // p99 at a load the service should sustain comfortably: half of the Express baseline's saturation.
     const rate = Math.round(results['express hello'].rps / 2);
@@ -49,16 +51,23 @@ export const scenario: BenchScenario = {
     const native = h2loadInstalled() ? await h2loadPaced(`${serve.url}/users/me`, { connections, seconds, headers, rate, warmupSeconds: 1 }) : null;
     const bursts = await load(`${serve.url}/users/me`, { connections, seconds, headers, rate });
     await serve.stop();
-    ctx.log(`users/me: ${Math.round(me.rps)} req/s, p99 ${me.p99} ms; at ${rate} req/s p99 ${paced.p99} ms (autocannon's per-second bursts: ${bursts.p99} ms)`);
+    ctx.log(`users/me: ${Math.round(me.rps)} req/s, p99 ${me.p99} ms (${me.generator}, ${Math.round(me.generatorCpuUs)} us of its CPU/request; ${meAutocannon.generator}: ${Math.round(meAutocannon.rps)} req/s, ${Math.round(meAutocannon.generatorCpuUs)} us/request); at ${rate} req/s p99 ${paced.p99} ms (autocannon's per-second bursts: ${bursts.p99} ms)`);
     const ex = results['express hello'].rps;
     const raw = results['node:http hello'].rps;
     return [
-      { scenario: this.name, metric: 'node:http hello-world', value: raw, unit: 'req/s', note: `p99 ${results['node:http hello'].p99} ms, ${connections} connections` },
-      { scenario: this.name, metric: 'express hello-world', value: ex, unit: 'req/s', note: `p99 ${results['express hello'].p99} ms; ${Math.round((ex / raw) * 100)}% of node:http` },
-      { scenario: this.name, metric: 'GET /users/me (auth) at saturation', value: me.rps, unit: 'req/s', note: `errors ${me.errors}, non-2xx ${me.non2xx}` },
+      { scenario: this.name, metric: 'node:http hello-world', value: raw, unit: 'req/s', note: `p99 ${results['node:http hello'].p99} ms, ${connections} connections, ${results['node:http hello'].generator}` },
+      { scenario: this.name, metric: 'express hello-world', value: ex, unit: 'req/s', note: `p99 ${results['express hello'].p99} ms; ${Math.round((ex / raw) * 100)}% of node:http; ${results['express hello'].generator}` },
+      { scenario: this.name, metric: 'GET /users/me (auth) at saturation', value: me.rps, unit: 'req/s', note: `errors ${me.errors}, non-2xx ${me.non2xx}; ${me.generator}, ${Math.round(me.generatorCpuUs)} us of its CPU per request` },
+      {
+        scenario: this.name,
+        metric: 'GET /users/me (auth) at saturation, autocannon cross-check',
+        value: meAutocannon.rps,
+        unit: 'req/s',
+        note: `${meAutocannon.generator}, ${Math.round(meAutocannon.generatorCpuUs)} us of its CPU per request on the cores the API uses; p99 ${meAutocannon.p99} ms, errors ${meAutocannon.errors}, non-2xx ${meAutocannon.non2xx}`,
+      },
       { scenario: this.name, metric: '/users/me vs express hello-world', value: (me.rps / ex) * 100, unit: '%', goal: '>= 70' },
       { scenario: this.name, metric: '/users/me vs node:http hello-world', value: (me.rps / raw) * 100, unit: '%' },
-      { scenario: this.name, metric: 'GET /users/me p99 at saturation', value: me.p99, unit: 'ms' },
+      { scenario: this.name, metric: 'GET /users/me p99 at saturation', value: me.p99, unit: 'ms', note: me.generator },
       {
         scenario: this.name,
         metric: `GET /users/me p99 at ${rate} req/s`,

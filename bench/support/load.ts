@@ -1,31 +1,122 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { cpuSeconds } from './process-cpu';
+import { wrk, wrkInstalled, type RotatingRequest, type WrkResult } from './wrk';
+
+export type { RotatingRequest };
 
 export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
-  /** Mean latency in ms (autocannon keeps fractions here, unlike its percentiles). */
+  /** Mean latency in ms (autocannon keeps fractions here, unlike its percentiles; wrk has microseconds throughout). */
   mean: number;
   errors: number;
   non2xx: number;
   /** Requests completed over the run. */
   requests: number;
+  /** Bytes read (headers and bodies). */
+  bytes: number;
+  /** Which generator measured it, for the rows' notes: GENERATOR_LABEL's values. */
+  generator: string;
+  /** The generator's own CPU (user + system) per request, in microseconds. */
+  generatorCpuUs: number;
 }
 
-/** autocannon against a URL: saturation (no rate) or a fixed overall rate. */
-export async function load(url: string, opts: { connections: number; seconds: number; headers?: Record<string, string>; rate?: number; method?: string; body?: string }): Promise<LoadResult> {
-  const r = await autocannon({
-    url,
-    connections: opts.connections,
-    duration: opts.seconds,
-    headers: opts.headers,
-    method: (opts.method ?? 'GET') as 'GET',
-    body: opts.body,
-    ...(opts.rate ? { overallRate: opts.rate } : {}),
-  });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.mean, errors: r.errors + r.timeouts, non2xx: r.non2xx, requests: r.requests.total };
+export type Generator = 'wrk' | 'autocannon';
+
+export const GENERATOR_LABEL: Record<Generator, string> = { wrk: 'wrk (native)', autocannon: 'autocannon (in-process)' };
+
+/**
+ * The saturation generator: wrk when installed, unless BENCH_LOADGEN=autocannon. autocannon runs in
+ * the bench's own node process at ~200-250 us of CPU a request, on the cores the API and Postgres
+ * need; wrk needs about a tenth of that, so its figures are the service's, not the generator's.
+ */
+export function saturationGenerator(): Generator {
+  return process.env.BENCH_LOADGEN !== 'autocannon' && wrkInstalled() ? 'wrk' : 'autocannon';
+}
+
+interface LoadOptions {
+  connections: number;
+  seconds: number;
+  headers?: Record<string, string>;
+  /** A fixed overall rate (autocannon's, sent in bursts: see paced-load.ts); without it, saturation. */
+  rate?: number;
+  method?: string;
+  body?: string;
+  /** Forces a generator at saturation (cross-check rows); the default is saturationGenerator(). */
+  generator?: Generator;
+}
+
+/** Load against a URL: saturation (wrk, or autocannon: see saturationGenerator) or a fixed overall rate (autocannon). */
+export async function load(url: string, opts: LoadOptions): Promise<LoadResult> {
+  if (!opts.rate && (opts.generator ?? saturationGenerator()) === 'wrk') return fromWrk(await wrk(url, opts));
+  return inProcess(() =>
+    autocannon({
+      url,
+      connections: opts.connections,
+      duration: opts.seconds,
+      headers: opts.headers,
+      method: (opts.method ?? 'GET') as 'GET',
+      body: opts.body,
+      ...(opts.rate ? { overallRate: opts.rate } : {}),
+    }),
+  );
+}
+
+/**
+ * Saturation over a list of requests (paths below the URL's path, bodies), taken in turn across all
+ * connections: so many distinct targets that no handful of rows stays hot in a cache, or commands that
+ * each change something.
+ */
+export async function loadRotating(url: string, requests: RotatingRequest[], opts: Omit<LoadOptions, 'rate' | 'body'>): Promise<LoadResult> {
+  if (!requests.length) throw new Error('loadRotating: no requests');
+  if ((opts.generator ?? saturationGenerator()) === 'wrk') return fromWrk(await wrk(url, { ...opts, requests }));
+  // autocannon's request path replaces the URL's whole path.
+  const prefix = new URL(url).pathname.replace(/\/$/, '');
+  let next = 0;
+  return inProcess(() =>
+    autocannon({
+      url,
+      connections: opts.connections,
+      duration: opts.seconds,
+      headers: opts.headers,
+      method: (opts.method ?? 'GET') as 'GET',
+      requests: [
+        {
+          setupRequest: (req: { path: string; body?: string }) => {
+            const r = requests[next++ % requests.length];
+            return { ...req, path: prefix + r.path, ...(r.body !== undefined ? { body: r.body } : {}) };
+          },
+        },
+      ],
+    } as autocannon.Options),
+  );
+}
+
+function fromWrk(r: WrkResult): LoadResult {
+  return { ...r, generator: GENERATOR_LABEL.wrk };
+}
+
+/** autocannon's result, with its CPU: all of this process's over the run, as it shares the process with nothing busy. */
+async function inProcess(run: () => Promise<autocannon.Result>): Promise<LoadResult> {
+  const before = cpuSeconds(process.pid);
+  const r = await run();
+  const after = cpuSeconds(process.pid);
+  const cpu = after.user + after.sys - before.user - before.sys;
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    mean: r.latency.mean,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    requests: r.requests.total,
+    bytes: r.throughput.total,
+    generator: GENERATOR_LABEL.autocannon,
+    generatorCpuUs: r.requests.total ? (cpu / r.requests.total) * 1e6 : NaN,
+  };
 }
 
 /** Starts a server process (a TypeScript file run through tsx) and resolves with its URL once it prints "listening on <url>". */

@@ -64,3 +64,12 @@ export function postgresCpuByKind(root: number): Map<string, number> {
   }
   return out;
 }
+
+/**
+ * CPU seconds (user + system) of this process's children that have exited and been waited for: cutime
+ * and cstime of /proc/self/stat. A native load generator's own CPU is what it grows by over its run.
+ */
+export function reapedChildrenCpuSeconds(): number {
+  const f = statFields(process.pid);
+  return f ? (Number(f[13]) + Number(f[14])) / 100 : NaN;
+}
