@@ -30,8 +30,9 @@ export const GENERATOR_LABEL: Record<Generator, string> = { wrk: 'wrk (native)',
 
 /**
  * The saturation generator: wrk when installed, unless BENCH_LOADGEN=autocannon. autocannon runs in
- * the bench's own node process at ~200-250 us of CPU a request, on the cores the API and Postgres
- * need; wrk needs about a tenth of that, so its figures are the service's, not the generator's.
+ * the bench's own node process on the cores the API and Postgres need, at ~60-450 us of CPU a request
+ * (the most where each request differs, or at a low rate); wrk at ~25-80 us (the most for 64 KB
+ * answers), so its figures are more the service's and less the generator's.
  */
 export function saturationGenerator(): Generator {
   return process.env.BENCH_LOADGEN !== 'autocannon' && wrkInstalled() ? 'wrk' : 'autocannon';
