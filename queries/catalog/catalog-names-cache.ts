@@ -14,13 +14,14 @@ export interface NameMatcher {
 }
 
 /**
- * The version of the names tables: the catalog projection's checkpoint row. Every batch the catalog
- * projector applies (the only writer of the names tables) moves it in the same transaction, and a
- * rebuild rewrites it when it swaps the tables in, so two snapshots with the same version see the
- * same names. It also moves for batches without new names (and for other projectors' events), which
- * only costs a reload of the list.
+ * The version of the names tables: the transaction that last wrote the catalog projection's checkpoint
+ * row (its xmin). Every batch the catalog projector applies (the only writer of the names tables)
+ * moves the checkpoint in the same transaction, and a rebuild rewrites it when it swaps the tables in,
+ * so two snapshots that see the same row version see the same names. The checkpoint also moves for
+ * batches without new names (and for other projectors' events), which only costs a reload. A short
+ * value: every row of a page carries it.
  */
-const VERSION_SQL = `(select "commit_position"::text || '/' || "prepare_position"::text || '/' || "version"::text || '/' || extract(epoch from "updated_at")::text from "projection_checkpoints" where "name" = '${CATALOG_PROJECTION}')`;
+const VERSION_SQL = `(select "xmin"::text from "projection_checkpoints" where "name" = '${CATALOG_PROJECTION}')`;
 
 /** Every name of both tables (with the lower-case form Postgres computed) and their version, in one snapshot. */
 const LOAD_SQL = `select 'c' as "t", "name", "lower_name" from ${ident(CATALOG_COMPANY_NAMES)}
