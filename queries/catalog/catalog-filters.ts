@@ -3,9 +3,9 @@ import {
   CATALOG_SOURCES,
   FILING_TYPES_NORMALIZED,
   NORMALIZED_OUTCOMES,
-  isIsoDate,
   sourceReferenceKey,
 } from '../../commands/catalog/catalog-enums';
+import { isIsoDateFast as isIsoDate } from '../../commands/catalog/catalog-filing-fast-check';
 import { forbidden, invalidRequest } from '../../src/domain/errors';
 import { canViewSerff, type Principal } from '../../src/identity/principal';
 import { cursorParam, qInt, qList, qScalar } from '../../src/http/validation';
@@ -19,6 +19,8 @@ import type { SqlParams } from './sql-params';
 import { ident } from '../../infra/postgres/sql-ident';
 
 const text = z.string().min(1, 'Must not be empty.').max(500, 'At most 500 characters.');
+// The arithmetic check (pinned to the Date-based isIsoDate by its test): through a Date it was ~3 us a
+// call, four calls per date-range page.
 const date = qScalar(z.string().refine(isIsoDate, 'Must be a date YYYY-MM-DD.'));
 const code = z.string().min(1).max(20).regex(/^\d+(\.\d+)*$/, 'A normalized code: digits separated by dots, such as 04.0.');
 
