@@ -71,7 +71,8 @@ export class NameLists implements NameMatcher {
       }
       found.push(names[i]);
     }
-    if (this.memo.size >= 10_000) this.memo.clear();
+    // Bounded: a match can hold up to `max` names.
+    if (this.memo.size >= 1_000) this.memo.clear();
     this.memo.set(key, found);
     return found;
   }
