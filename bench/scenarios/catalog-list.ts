@@ -7,7 +7,7 @@ import knexFactory from 'knex';
 import { CatalogListQuery, catalogFilter, sortKeys } from '../../queries/catalog/catalog-filters';
 import { catalogListQuery } from '../../queries/catalog/catalog-list-query';
 import type { KeysetPosition } from '../../queries/catalog/keyset';
-import { catalogListColumns } from '../../queries/catalog/catalog-record';
+import { catalogListColumns, catalogPageOutput } from '../../queries/catalog/catalog-record';
 import { CatalogNames, withNamesVersion } from '../../queries/catalog/catalog-names-cache';
 import { catalogBenchData } from '../support/catalog-data';
 import { BIN, load, rssMb, startServerProcess, type LoadResult } from '../support/load';
@@ -172,7 +172,7 @@ export const scenario: BenchScenario = {
         // As the endpoint runs it: ...Contains terms matched in the API's copy of the names, the page carrying
         // the names version (queries/catalog/catalog-names-cache.ts).
         const contains = q.companyNameContains !== undefined || q.productNameContains !== undefined;
-        const page = catalogListQuery(await catalogFilter(knex, q, PRINCIPAL, contains ? await names.current() : undefined), keys, LIMIT + 1, t.after, columns);
+        const page = catalogListQuery(await catalogFilter(knex, q, PRINCIPAL, contains ? await names.current() : undefined), keys, LIMIT + 1, t.after, columns, catalogPageOutput(false));
         const { sql, bindings } = contains ? withNamesVersion(page) : page;
         const pgSat = await direct(pgHandle.connectionString, data.dataDir, sql, bindings as unknown[], CONNECTIONS, seconds);
         const pgSerial = await direct(pgHandle.connectionString, data.dataDir, sql, bindings as unknown[], 1, Math.max(2, seconds / 2));

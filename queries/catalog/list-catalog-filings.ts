@@ -3,7 +3,7 @@ import { queryPreparedSql } from '../../infra/postgres/prepared';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import type { CursorService } from '../../src/http/cursors';
 import { z } from '../../src/http/zod';
-import { CatalogFiling, catalogListColumns, listRecordText, type CatalogListRow } from './catalog-record';
+import { CatalogFiling, catalogListColumns, catalogPageOutput, keysetPositionOf, listRecordText, type CatalogListRow } from './catalog-record';
 import { CatalogListQuery, MANY_NAMES, catalogFilter, checkCombination, sortKeys, type CatalogFilter } from './catalog-filters';
 import { catalogListQuery, type CatalogListStatement } from './catalog-list-query';
 import type { Principal } from '../../src/identity/principal';
@@ -56,7 +56,7 @@ export class ListCatalogFilingsRoute implements RouteModule {
       const statement = withNamesVersion(build(await catalogFilter(this.knex, query, principal, names)));
       const rows = await queryPreparedSql<CatalogListRow & { [NAMES_VERSION_COLUMN]: string | null }>(this.knex, statement.sql, statement.bindings);
       const pageVersion = rows.length ? rows[0][NAMES_VERSION_COLUMN] : null;
-      const page = rows[0]?.id === null ? [] : rows;
+      const page = rows[0]?.list_record === null ? [] : rows;
       if (pageVersion === names.version) return page;
       const reloaded = await this.names.loadAfter(this.names.mark());
       if (sameMatches(names, reloaded, query)) return page;
@@ -88,12 +88,13 @@ export class ListCatalogFilingsRoute implements RouteModule {
           const decoded = cursor ? await this.cursors.decode<KeysetPosition>(binding, cursor) : null;
           const withDescription = query.source?.length === 1 && query.sourceReference?.length === 1;
           const columns = catalogListColumns(keys.map((k) => k.column), withDescription);
-          const rows = await this.pageRows(query, principal, (filter) => catalogListQuery(filter, keys, limit + 1, decoded?.state ?? null, columns));
+          const output = catalogPageOutput(withDescription);
+          const rows = await this.pageRows(query, principal, (filter) => catalogListQuery(filter, keys, limit + 1, decoded?.state ?? null, columns, output));
           const page = rows.length > limit ? rows.slice(0, limit) : rows;
           let nextCursor: string | null = null;
           if (rows.length > limit) {
             const last = page[page.length - 1];
-            nextCursor = await this.cursors.encode<KeysetPosition>(binding, { v: keys.map((k) => last[k.column] ?? null), id: last.id }, decoded?.issuedAt);
+            nextCursor = await this.cursors.encode<KeysetPosition>(binding, keysetPositionOf(last.list_record, keys), decoded?.issuedAt);
           }
           // The records are stored as JSON text (catalog-record.ts): the page is assembled around them.
           let json = '{"filings":[';

@@ -14,7 +14,7 @@ import { CatalogListQuery, catalogFilter, dateLiteral, sortKeys } from '../../qu
 import { CatalogNames, withNamesVersion } from '../../queries/catalog/catalog-names-cache';
 import { queryPreparedSql } from '../../infra/postgres/prepared';
 import { catalogListQuery } from '../../queries/catalog/catalog-list-query';
-import { catalogListColumns } from '../../queries/catalog/catalog-record';
+import { catalogPageOutput, catalogListColumns } from '../../queries/catalog/catalog-record';
 import type { KeysetPosition } from '../../queries/catalog/keyset';
 import { freshDatabaseUrl } from '../support/postgres';
 
@@ -114,7 +114,7 @@ describe('catalog query plans (50,000 filings)', function () {
       const keys = sortKeys(q.sort);
       const columns = catalogListColumns(keys.map((k) => k.column), false);
       const contains = q.companyNameContains !== undefined || q.productNameContains !== undefined;
-      const page = catalogListQuery(await catalogFilter(knex, q, principal(list.serff ?? true), contains ? names : undefined), keys, 51, list.after ?? null, columns);
+      const page = catalogListQuery(await catalogFilter(knex, q, principal(list.serff ?? true), contains ? names : undefined), keys, 51, list.after ?? null, columns, catalogPageOutput(false));
       const { sql, bindings } = contains ? withNamesVersion(page) : page;
       const res = await knex.raw(`explain (analyze, costs off, timing off, summary off) ${sql.replace(/\$(\d+)/g, '?')}`, bindings as never);
       const plan = (res.rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
