@@ -23,10 +23,19 @@ export interface NameMatcher {
  */
 const VERSION_SQL = `(select "xmin"::text from "projection_checkpoints" where "name" = '${CATALOG_PROJECTION}')`;
 
-/** Every name of both tables (with the lower-case form Postgres computed) and their version, in one snapshot. */
+/** Which tables hold the names: a rebuild swaps new ones in (whose names a new projector may spell differently). */
+const TABLES_SQL = `'${ident(CATALOG_COMPANY_NAMES)}'::regclass::oid::text || '/' || '${ident(CATALOG_PRODUCT_NAMES)}'::regclass::oid::text`;
+
+/** Every name of both tables (with the lower-case form Postgres computed), their version and tables, in one snapshot. */
 const LOAD_SQL = `select 'c' as "t", "name", "lower_name" from ${ident(CATALOG_COMPANY_NAMES)}
   union all select 'p', "name", "lower_name" from ${ident(CATALOG_PRODUCT_NAMES)}
-  union all select 'v', ${VERSION_SQL}, null`;
+  union all select 'v', ${VERSION_SQL}, ${TABLES_SQL}`;
+
+/**
+ * The version, the tables and how many names each holds, in one snapshot: names are never removed, so
+ * in the same tables equal counts mean the same names.
+ */
+const COUNT_SQL = `select ${VERSION_SQL} as "version", ${TABLES_SQL} as "tables", (select count(*) from ${ident(CATALOG_COMPANY_NAMES)})::int as "companies", (select count(*) from ${ident(CATALOG_PRODUCT_NAMES)})::int as "products"`;
 
 /** The column of a page row that carries the names version the page was read under. */
 export const NAMES_VERSION_COLUMN = 'names_version';
@@ -51,8 +60,17 @@ export class NameLists implements NameMatcher {
   constructor(
     /** Null when the catalog projection has no checkpoint yet. */
     readonly version: string | null,
-    private readonly lists: Record<NameColumn, { names: string[]; lower: string[] }>,
+    readonly lists: Record<NameColumn, { names: string[]; lower: string[] }>,
+    /** The names tables' oids. */
+    readonly tables: string | null = null,
   ) {}
+
+  /** The same names under a later version (the memo stays valid). */
+  withVersion(version: string | null): NameLists {
+    const next = new NameLists(version, this.lists, this.tables);
+    for (const [k, v] of this.memo) next.memo.set(k, v);
+    return next;
+  }
 
   matching(column: NameColumn, term: string, max: number): string[] | null {
     const key = `${column}\u0000${max}\u0000${term}`;
@@ -90,6 +108,8 @@ export class CatalogNames {
   /** The load in flight and its sequence number: loads are numbered in the order they start. */
   private loading: { seq: number; done: Promise<NameLists> } | null = null;
   private started = 0;
+  /** Loads that read every name (the others found the same counts and kept the names). */
+  fullLoads = 0;
 
   constructor(private readonly knex: Knex) {}
 
@@ -119,12 +139,30 @@ export class CatalogNames {
     return done;
   }
 
+  /**
+   * The checkpoint moves for every catalog batch and for other projectors' events, mostly without new
+   * names: then counting the names (one small statement) keeps the copy under the new version instead
+   * of reading every name again.
+   */
   private async load(): Promise<NameLists> {
+    if (this.lists) {
+      const [c] = await runStatement<{ version: string | null; tables: string; companies: number; products: number }>(this.knex, { text: COUNT_SQL, values: [] });
+      const same = c.tables === this.lists.tables && c.companies === this.lists.lists.company_name.names.length && c.products === this.lists.lists.product_name.names.length;
+      if (same) {
+        this.lists = this.lists.withVersion(c.version);
+        return this.lists;
+      }
+    }
+    this.fullLoads++;
     const rows = await runStatement<{ t: string; name: string; lower_name: string | null }>(this.knex, { text: LOAD_SQL, values: [] });
     const lists = { company_name: { names: [] as string[], lower: [] as string[] }, product_name: { names: [] as string[], lower: [] as string[] } };
     let version: string | null = null;
+    let tables: string | null = null;
     for (const r of rows) {
-      if (r.t === 'v') version = r.name;
+      if (r.t === 'v') {
+        version = r.name;
+        tables = r.lower_name;
+      }
       else {
         const list = r.t === 'c' ? lists.company_name : lists.product_name;
         list.names.push(r.name);
@@ -137,7 +175,7 @@ export class CatalogNames {
       list.names = order.map((i) => list.names[i]);
       list.lower = order.map((i) => list.lower[i]);
     }
-    const fresh = new NameLists(version, lists);
+    const fresh = new NameLists(version, lists, tables);
     this.lists = fresh;
     return fresh;
   }
