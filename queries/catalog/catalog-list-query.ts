@@ -24,20 +24,28 @@ export interface CatalogListStatement {
  * for an unknown row count, finds it far dearer than the custom ones and never settles on it, so every
  * execution of the prepared statement was planned again (0.1-2 ms against 14 indexes). It is a
  * validated integer (1-200, plus one), so few statements result.
+ *
+ * `output`: the columns the page returns, when fewer than `columns` (the endpoint returns only the
+ * stored records and reads the last row's keyset position from its record: catalog-record.ts).
  */
-export function catalogListQuery(filter: CatalogFilter, keys: SortKey[], limit: number, after: KeysetPosition | null, columns: readonly string[] = ['*']): CatalogListStatement {
+export function catalogListQuery(filter: CatalogFilter, keys: SortKey[], limit: number, after: KeysetPosition | null, columns: readonly string[] = ['*'], output?: readonly string[]): CatalogListStatement {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`page size ${limit} is not a positive integer`);
   const p = new SqlParams();
-  const select = `select ${columns.map((c) => (c === '*' ? c : ident(c))).join(', ')} from ${ident(CATALOG_FILINGS)}`;
+  const list = (cs: readonly string[]) => cs.map((c) => (c === '*' ? c : ident(c))).join(', ');
   const tail = `${orderBySql(keys)} limit ${limit}`;
-  const page = (predicates: string[]) => `${select}${whereClause(predicates)}${tail}`;
+  const page = (predicates: string[], selected = columns) => `select ${list(selected)} from ${ident(CATALOG_FILINGS)}${whereClause(predicates)}${tail}`;
   const branches: (KeysetBranch | undefined)[] = after ? afterBranches(keys, after) : [undefined];
   // A few matched names: one branch per name (and keyset branch), each an index range of (name, sort...),
   // so the page reads about `limit` rows instead of filtering the list's index walk by substring.
   const byName = filter.byName && filter.byName.names.length * branches.length <= MAX_NAME_BRANCHES ? filter.byName : null;
-  const pages = byName
-    ? byName.names.flatMap((name) => branches.map((b) => page([...byName.where(p, name), ...(b?.(p) ?? [])])))
-    : branches.map((b) => page([...filter.where(p), ...(b?.(p) ?? [])]));
-  const sql = pages.length === 1 ? pages[0] : `select * from (${pages.map((s) => `(${s})`).join(' union all ')}) as "after"${tail}`;
+  const predicates = byName
+    ? byName.names.flatMap((name) => branches.map((b) => [...byName.where(p, name), ...(b?.(p) ?? [])]))
+    : branches.map((b) => [...filter.where(p), ...(b?.(p) ?? [])]);
+  // Merged branches select `columns` (the sort columns and id, for the outer ORDER BY); the page returns
+  // `output` (default: the same).
+  const sql =
+    predicates.length === 1
+      ? page(predicates[0], output ?? columns)
+      : `select ${output ? list(output) : '*'} from (${predicates.map((w) => `(${page(w)})`).join(' union all ')}) as "after"${tail}`;
   return { sql, bindings: p.values };
 }

@@ -3,19 +3,69 @@ import { queryPreparedSql } from '../../infra/postgres/prepared';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import type { CursorService } from '../../src/http/cursors';
 import { z } from '../../src/http/zod';
-import { CatalogFiling, catalogListColumns, listRecordText, type CatalogListRow } from './catalog-record';
-import { CatalogListQuery, catalogFilter, checkCombination, sortKeys } from './catalog-filters';
-import { catalogListQuery } from './catalog-list-query';
+import { CatalogFiling, catalogListColumns, catalogPageOutput, keysetPositionOf, listRecordText, type CatalogListRow } from './catalog-record';
+import { CatalogListQuery, MANY_NAMES, catalogFilter, checkCombination, sortKeys, type CatalogFilter } from './catalog-filters';
+import { catalogListQuery, type CatalogListStatement } from './catalog-list-query';
+import type { Principal } from '../../src/identity/principal';
+import { CatalogNames, NAMES_VERSION_COLUMN, withNamesVersion, type NameLists } from './catalog-names-cache';
 import type { KeysetPosition } from './keyset';
 
 /** GET cursors of the catalog list; the search endpoint uses its own kind, so they never interchange. */
 export const CATALOG_LIST_CURSOR = 'catalog.filings.get';
 
+/**
+ * Pages read against a stale copy of the names (a name matching the term arrived since) before the
+ * route gives up the copy and looks the names up in Postgres for that request.
+ */
+const NAME_ATTEMPTS = 3;
+
+/** Whether two copies of the names match the query's `...Contains` terms to the same names. */
+function sameMatches(a: NameLists, b: NameLists, q: CatalogListQuery): boolean {
+  const same = (x: string[] | null, y: string[] | null) => (x === null || y === null ? x === y : x.length === y.length && x.every((n, i) => n === y[i]));
+  return (
+    (!q.companyNameContains || same(a.matching('company_name', q.companyNameContains, MANY_NAMES), b.matching('company_name', q.companyNameContains, MANY_NAMES))) &&
+    (!q.productNameContains || same(a.matching('product_name', q.productNameContains, MANY_NAMES), b.matching('product_name', q.productNameContains, MANY_NAMES)))
+  );
+}
+
 const CatalogPage = z.object({ filings: z.array(CatalogFiling), nextCursor: z.string().nullable() }).openapi('CatalogFilingPage');
 
 /** GET /insurance/filings and /filings: the catalog browsed by metadata, as a live keyset. */
 export class ListCatalogFilingsRoute implements RouteModule {
-  constructor(private readonly knex: Knex, private readonly cursors: CursorService) {}
+  private readonly names: CatalogNames;
+
+  constructor(private readonly knex: Knex, private readonly cursors: CursorService) {
+    this.names = new CatalogNames(knex);
+  }
+
+  /**
+   * The page's rows. A `...Contains` term is matched against the API's copy of the names, and the page
+   * returns the names version of its own snapshot: when it differs from the copy's, names were added
+   * since the copy was loaded, and the copy is reloaded (a load that starts after the page, so it
+   * sees at least what the page saw). Names are never removed, so copy <= page <= reload: when the
+   * reload matches the terms to the same names as the copy did, the page's snapshot did too and the
+   * page is exact; otherwise it is read again with the reloaded names.
+   */
+  private async pageRows(query: CatalogListQuery, principal: Principal, build: (filter: CatalogFilter) => CatalogListStatement): Promise<CatalogListRow[]> {
+    if (!query.companyNameContains && !query.productNameContains) {
+      const statement = build(await catalogFilter(this.knex, query, principal));
+      return queryPreparedSql<CatalogListRow>(this.knex, statement.sql, statement.bindings);
+    }
+    let names = await this.names.current();
+    for (let attempt = 1; attempt <= NAME_ATTEMPTS; attempt++) {
+      const statement = withNamesVersion(build(await catalogFilter(this.knex, query, principal, names)));
+      const rows = await queryPreparedSql<CatalogListRow & { [NAMES_VERSION_COLUMN]: string | null }>(this.knex, statement.sql, statement.bindings);
+      const pageVersion = rows.length ? rows[0][NAMES_VERSION_COLUMN] : null;
+      const page = rows[0]?.list_record === null ? [] : rows;
+      if (pageVersion === names.version) return page;
+      const reloaded = await this.names.loadAfter(this.names.mark());
+      if (sameMatches(names, reloaded, query)) return page;
+      names = reloaded;
+    }
+    // Names keep arriving that match the term: look them up in Postgres for this request.
+    const statement = build(await catalogFilter(this.knex, query, principal));
+    return queryPreparedSql<CatalogListRow>(this.knex, statement.sql, statement.bindings);
+  }
 
   routes() {
     return [
@@ -37,15 +87,14 @@ export class ListCatalogFilingsRoute implements RouteModule {
           const binding = { kind: CATALOG_LIST_CURSOR, principal, request: { ...request, limit } };
           const decoded = cursor ? await this.cursors.decode<KeysetPosition>(binding, cursor) : null;
           const withDescription = query.source?.length === 1 && query.sourceReference?.length === 1;
-          const filter = await catalogFilter(this.knex, query, principal);
           const columns = catalogListColumns(keys.map((k) => k.column), withDescription);
-          const statement = catalogListQuery(filter, keys, limit + 1, decoded?.state ?? null, columns);
-          const rows = await queryPreparedSql<CatalogListRow>(this.knex, statement.sql, statement.bindings);
+          const output = catalogPageOutput(withDescription);
+          const rows = await this.pageRows(query, principal, (filter) => catalogListQuery(filter, keys, limit + 1, decoded?.state ?? null, columns, output));
           const page = rows.length > limit ? rows.slice(0, limit) : rows;
           let nextCursor: string | null = null;
           if (rows.length > limit) {
             const last = page[page.length - 1];
-            nextCursor = await this.cursors.encode<KeysetPosition>(binding, { v: keys.map((k) => last[k.column] ?? null), id: last.id }, decoded?.issuedAt);
+            nextCursor = await this.cursors.encode<KeysetPosition>(binding, keysetPositionOf(last.list_record, keys), decoded?.issuedAt);
           }
           // The records are stored as JSON text (catalog-record.ts): the page is assembled around them.
           let json = '{"filings":[';

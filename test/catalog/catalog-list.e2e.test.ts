@@ -222,4 +222,30 @@ describe('catalog: GET /insurance/filings and /filings/{id}', function () {
     assert.equal((await get(full, '/insurance/filings/26-013710')).status, 404);
     assert.equal((await get(full, '/insurance/filings/00000000-0000-4000-8000-000000000000')).status, 404);
   });
+
+  it('rule: ...Contains sees a name imported after the API loaded its copy of the names, on the next request, also while paging', async () => {
+    // Loads the names (the API keeps a copy) and takes a cursor before the new names exist.
+    assert.deepEqual(ids(await get(full, '/insurance/filings?companyNameContains=Zephyr')), []);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?productNameContains=zephyr')), []);
+    const first = await get(full, '/insurance/filings?companyNameContains=u&limit=1');
+    assert.ok(first.body.nextCursor);
+    const arrivals = [
+      catalogFiling({ companyName: 'Zephyr Mutual', productName: 'Zephyr Home', submissionDate: '2025-04-01' }),
+      catalogFiling({ companyName: 'Zephyr Mutual', submissionDate: '2000-01-01' }),
+      catalogFiling({ companyName: 'Old Zoo Mutual', submissionDate: '2000-01-02' }),
+    ];
+    assert.equal((await importRecords(t.rt, arrivals)).failed, 0);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?companyNameContains=zephyr')), [arrivals[0].id, arrivals[1].id]);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?companyNameContains=ZEPHYR%20m&productNameContains=yr%20HOME')), [arrivals[0].id]);
+    // A name that arrived after the cursor was issued, in the rest of the pages (it sorts after the cursor).
+    const seen: string[] = ids(first);
+    let r = first;
+    while (r.body.nextCursor) {
+      r = await get(full, `/insurance/filings?companyNameContains=u&limit=1&cursor=${r.body.nextCursor}`);
+      assert.equal(r.status, 200);
+      seen.push(...ids(r));
+    }
+    assert.equal(new Set(seen).size, seen.length, 'no duplicates');
+    assert.ok(seen.includes(arrivals[2].id as string) && seen.includes(arrivals[1].id as string), 'new names after the cursor appear');
+  });
 });

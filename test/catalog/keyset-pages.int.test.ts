@@ -10,6 +10,7 @@ import { LIST_RECORD_SQL } from '../../projections/catalog/catalog-list-record';
 import { CATALOG_COMPANY_NAMES, CATALOG_FILINGS, CATALOG_PRODUCT_NAMES } from '../../projections/catalog/catalog-projector';
 import { CatalogListQuery, catalogFilter, sortKeys } from '../../queries/catalog/catalog-filters';
 import { catalogListQuery } from '../../queries/catalog/catalog-list-query';
+import { catalogListColumns, catalogPageOutput, keysetPositionOf } from '../../queries/catalog/catalog-record';
 import { orderBySql, type KeysetPosition } from '../../queries/catalog/keyset';
 import { queryPreparedSql } from '../../infra/postgres/prepared';
 import { freshDatabaseUrl } from '../support/postgres';
@@ -68,19 +69,20 @@ describe('catalog keyset pages', function () {
         const q = CatalogListQuery.parse({ ...filters, ...(sort.length ? { sort } : {}) });
         const keys = sortKeys(q.sort);
         const filter = await catalogFilter(knex, q, principal);
+        // As the endpoint reads pages: only the stored records, the next position from the last record.
         const page = (limit: number, after: KeysetPosition | null) => {
-          const statement = catalogListQuery(filter, keys, limit, after);
-          return queryPreparedSql<Record<string, string | null>>(knex, statement.sql, statement.bindings);
+          const statement = catalogListQuery(filter, keys, limit, after, catalogListColumns(keys.map((k) => k.column), false), catalogPageOutput(false));
+          return queryPreparedSql<{ list_record: string }>(knex, statement.sql, statement.bindings);
         };
-        const all = (await page(1000, null)).map((r) => r.id);
+        const idOf = (r: { list_record: string }) => (JSON.parse(r.list_record) as { id: string }).id;
+        const all = (await page(1000, null)).map(idOf);
         const walked: string[] = [];
         let after: KeysetPosition | null = null;
         for (;;) {
           const rows = await page(7, after);
-          walked.push(...rows.map((r) => r.id!));
+          walked.push(...rows.map(idOf));
           if (rows.length < 7) break;
-          const last = rows[rows.length - 1];
-          after = { v: keys.map((k) => last[k.column]), id: last.id! };
+          after = keysetPositionOf(rows[rows.length - 1].list_record, keys);
         }
         assert.ok(all.length > 20);
         assert.deepEqual(walked, all);
