@@ -183,10 +183,15 @@ export const scenario: BenchScenario = {
         );
         // Failures (timeouts of a slow shape at saturation) are reported, not fatal: the other shapes still count.
         const failed = (r: LoadResult) => (r.errors + r.non2xx ? `, ${r.errors} errors/timeouts, ${r.non2xx} non-2xx` : '');
-        row(`${t.name}: req/s at saturation`, sat.rps, 'req/s', '>= 2500', `${CONNECTIONS} connections, limit ${LIMIT}, p99 ${sat.p99} ms${failed(sat)}`);
+        row(`${t.name}: req/s at saturation`, sat.rps, 'req/s', '>= 2500', `${CONNECTIONS} connections, limit ${LIMIT}, p99 ${sat.p99} ms${failed(sat)}; ${sat.generator}, ${Math.round(sat.generatorCpuUs)} us of its CPU per request`);
         row(`${t.name}: p99 at ${STEADY_RATE} req/s`, steady.p99, 'ms', '< 20', `achieved ${Math.round(steady.rps)} req/s${failed(steady)}`);
         row(`${t.name}: CPU per request (API + Postgres)`, apiPerRequest + pgPerRequest, 'us', undefined, `at saturation: API process ${Math.round(apiPerRequest)} us, Postgres ${Math.round(pgPerRequest)} us (the page's SQL alone with pg: ${Math.round(pgSat.pgUs)} us/query)`);
         row(`${t.name}: HTTP vs the same SQL with pg`, (sat.rps / pgSat.qps) * 100, '%', undefined, `pg ${Math.round(pgSat.qps)} queries/s at ${CONNECTIONS} connections; one client: HTTP ${serial.mean.toFixed(2)} ms, pg ${pgSerial.meanMs.toFixed(2)} ms`);
+      }
+      if (wanted(targets[0].name)) {
+        // The default shape again with the in-process generator, to compare with result files from before wrk.
+        const cross = await load(targets[0].url, { connections: CONNECTIONS, seconds, headers, generator: 'autocannon' });
+        row(`${targets[0].name}: req/s at saturation, autocannon cross-check`, cross.rps, 'req/s', undefined, `${cross.generator}, ${Math.round(cross.generatorCpuUs)} us of its CPU per request on the cores the API uses; p99 ${cross.p99} ms`);
       }
       const first = results.get(SHAPES[0].name);
       for (const page of [mid, deep]) {
