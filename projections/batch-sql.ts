@@ -38,6 +38,11 @@ export async function upsertRows<R extends object>(
 export interface SqlStatement {
   text: string;
   values: unknown[];
+  /**
+   * The text is fixed (it does not vary with the data): a multi-statement query may run it as a
+   * statement prepared once per connection (see runScript).
+   */
+  reuse?: boolean;
 }
 
 /** upsertRows' statement, to run later or together with others (null for no rows). `$1` is the rows' JSON. */
@@ -56,7 +61,8 @@ export function upsertStatement<R extends object>(table: string, rows: readonly 
     }
   }
   if (opts.returning?.length) sql += ` returning ${opts.returning.map((c) => `t.${ident(c)}`).join(', ')}`;
-  return { text: sql, values: [JSON.stringify(rows)] };
+  // Fixed for a table and a row shape: a projector's rows always carry the same columns.
+  return { text: sql, values: [JSON.stringify(rows)], reuse: true };
 }
 
 /**

@@ -337,7 +337,7 @@ export class ProjectionEngine {
     };
     // The first batch ever has no checkpoint row to move (the transaction's path inserts it).
     if (moving.every((p) => isScripted(p) && comparePositions(from.get(p.name)!, START) !== 0)) {
-      const script: SqlStatement[] = [{ text: MOVE_GROUP_CHECKPOINTS_OR_FAIL(MOVE_GROUP_CHECKPOINTS.text), values: [names, JSON.stringify(moves), moving.length] }];
+      const script: SqlStatement[] = [{ text: MOVE_GROUP_CHECKPOINTS_OR_FAIL(MOVE_GROUP_CHECKPOINTS.text), values: [names, JSON.stringify(moves), moving.length], reuse: true }];
       for (const p of moving as ScriptedProjector[]) {
         const batch = batchOf(p);
         if (batch.length) script.push(...p.batchStatements(batch, (t) => t));

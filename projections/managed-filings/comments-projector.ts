@@ -86,10 +86,10 @@ export class ManagedFilingCommentsProjector implements ScriptedProjector {
     if (threads) out.push(threads);
     for (const { raw, e } of changes) {
       if (e.type === 'FilingCommentEdited')
-        out.push({ text: `update ${t('managed_filing_comments')} set body = $1, edited_at = $2, version = $3 where id = $4 and version < $3`, values: [e.data.body, e.data.editedAt, raw.version, e.data.commentId] });
+        out.push({ text: `update ${t('managed_filing_comments')} set body = $1, edited_at = $2, version = $3 where id = $4 and version < $3`, values: [e.data.body, e.data.editedAt, raw.version, e.data.commentId], reuse: true });
       // A tombstone: the entry stays in the timeline, its text does not.
       else if (e.type === 'FilingCommentDeleted')
-        out.push({ text: `update ${t('managed_filing_comments')} set deleted = true, body = '', data = '{}', version = $1 where id = $2 and version < $1`, values: [raw.version, e.data.commentId] });
+        out.push({ text: `update ${t('managed_filing_comments')} set deleted = true, body = '', data = '{}', version = $1 where id = $2 and version < $1`, values: [raw.version, e.data.commentId], reuse: true });
     }
     return out;
   }

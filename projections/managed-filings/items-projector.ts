@@ -78,6 +78,7 @@ export class ManagedFilingItemsProjector implements ScriptedProjector {
        from jsonb_to_recordset(cast($1 as jsonb)) as v(id uuid, version integer, updated_at timestamptz, c jsonb)
        where t.id = v.id and t.version < v.version`,
       values: [JSON.stringify([...changed.values()])],
+      reuse: true,
     });
     return out;
   }

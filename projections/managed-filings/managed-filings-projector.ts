@@ -102,6 +102,7 @@ export class ManagedFilingsProjector implements ScriptedProjector {
           out.push({
             text: `insert into ${t('managed_filing_shares')} (filing_id, scope_id, tenant_id) values ($1, $2, $3) on conflict (scope_id, filing_id) do nothing`,
             values: [e.data.filingId, e.data.scopeId, e.data.tenantId],
+            reuse: true,
           });
           break;
         default:
