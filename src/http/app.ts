@@ -76,7 +76,8 @@ function bodyError(status: number, message: string, type: string): Error {
   return Object.assign(new Error(message), { status, statusCode: status, expose: true, type });
 }
 
-const JSON_START = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d])/;
+/** The first character that is not JSON whitespace (space, tab, line feed, carriage return). */
+const JSON_START = /^[ \t\n\r]*([^ \t\n\r])/;
 
 /**
  * The common body read without body-parser (about 5% of a small write's CPU went to it): no content
