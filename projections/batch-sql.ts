@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { runStatement } from '../infra/postgres/prepared';
 import { ident } from '../infra/postgres/sql-ident';
 
 /**
@@ -28,10 +29,28 @@ export async function upsertRows<R extends object>(
   rows: readonly R[],
   opts: UpsertOptions = {},
 ): Promise<Record<string, unknown>[]> {
-  if (!rows.length) return [];
+  const st = upsertStatement(table, rows, opts);
+  if (!st) return [];
+  return runStatement<Record<string, unknown>>(trx, st);
+}
+
+/** A statement with `$n` placeholders and its values. */
+export interface SqlStatement {
+  text: string;
+  values: unknown[];
+  /**
+   * The text is fixed (it does not vary with the data): a multi-statement query may run it as a
+   * statement prepared once per connection (see runScript).
+   */
+  reuse?: boolean;
+}
+
+/** upsertRows' statement, to run later or together with others (null for no rows). `$1` is the rows' JSON. */
+export function upsertStatement<R extends object>(table: string, rows: readonly R[], opts: UpsertOptions = {}): SqlStatement | null {
+  if (!rows.length) return null;
   const columns = Object.keys(rows[0]);
   const cols = columns.map(ident).join(', ');
-  let sql = `insert into ${ident(table)} as t (${cols}) select ${cols} from json_populate_recordset(null::${ident(table)}, ?::json)`;
+  let sql = `insert into ${ident(table)} as t (${cols}) select ${cols} from json_populate_recordset(null::${ident(table)}, $1::json)`;
   if (opts.conflict) {
     sql += ` on conflict (${opts.conflict.map(ident).join(', ')})`;
     if (opts.update === 'ignore') sql += ' do nothing';
@@ -42,8 +61,8 @@ export async function upsertRows<R extends object>(
     }
   }
   if (opts.returning?.length) sql += ` returning ${opts.returning.map((c) => `t.${ident(c)}`).join(', ')}`;
-  const res = await trx.raw(sql, [JSON.stringify(rows)]);
-  return res.rows as Record<string, unknown>[];
+  // Fixed for a table and a row shape: a projector's rows always carry the same columns.
+  return { text: sql, values: [JSON.stringify(rows)], reuse: true };
 }
 
 /**

@@ -2,10 +2,12 @@ import type { Knex } from 'knex';
 import type { EventStore } from '../infra/eventstore/event-store';
 import { withAdvisoryLock } from '../infra/postgres/database';
 import { runStatement } from '../infra/postgres/prepared';
-import type { LogPosition } from '../src/domain/events';
+import type { LogPosition, RecordedEvent } from '../src/domain/events';
 import { START, comparePositions } from '../src/domain/events';
 import type { Logger } from '../src/logger';
 import type { Projector, TableNamer } from './projector';
+import type { SqlStatement } from './batch-sql';
+import { runScript } from './batch-script';
 
 const SHADOW = '__rb';
 const SCHEMA_LOCK = 7262612;
@@ -47,6 +49,35 @@ const CATCH_UP_BATCH = 2000;
 export interface GroupedProjector extends Projector {
   readonly runGroup?: string;
 }
+
+/**
+ * A projector whose batch writes are statements computed from the events alone (no statement needs
+ * what an earlier one read). When every member of a run group is one, the group's batch (locks,
+ * checkpoint moves and every member's statements) travels as ONE multi-statement query: one round trip
+ * where a batch took BEGIN, the move, a round trip per statement and COMMIT, each on every write's
+ * read-your-writes path. `apply` must do the same as running these statements in order
+ * (`runStatements`).
+ */
+export interface ScriptedProjector extends GroupedProjector {
+  batchStatements(events: RecordedEvent[], table: TableNamer): SqlStatement[];
+}
+
+const isScripted = (p: Projector): p is ScriptedProjector => typeof (p as ScriptedProjector).batchStatements === 'function';
+
+/** The error text by which a scripted group batch's move says that another runner moved a checkpoint first. */
+const LOST_RACE_MARK = 'projection checkpoint moved by another runner';
+
+/**
+ * The scripted group batch's first statement: MOVE_GROUP_CHECKPOINTS, failing unless it moved all `$3`
+ * members. A multi-statement query has no way to skip its later statements on a result, but an error
+ * rolls the whole implicit transaction back, so a lost race applies nothing. The error comes from a
+ * cast of text to int; it is built from the count so the planner cannot fold it into an error at
+ * planning time.
+ */
+const MOVE_GROUP_CHECKPOINTS_OR_FAIL = (text: string) => `with moved as (${text})
+    select case when count(*) = $3 then 0 else cast('${LOST_RACE_MARK}: ' || count(*) as int) end from moved`;
+
+const isLostRace = (e: unknown) => (e as { code?: string }).code === '22P02' && String((e as Error).message).includes(LOST_RACE_MARK);
 
 /**
  * A group batch's first statement: synchronous_commit off (safe as in step: the events are durable
@@ -294,30 +325,50 @@ export class ProjectionEngine {
     const moving = members.filter((p) => comparePositions(horizon, from.get(p.name)!) > 0);
     if (!moving.length) return { applied: 0, delivered: 0, moved: false, positions: from };
     let delivered = 0;
-    try {
-      await this.knex.transaction(async (trx) => {
-        const moves = moving.map((p) => {
-          const f = from.get(p.name)!;
-          return { name: p.name, fc: f.commit.toString(), fp: f.prepare.toString(), tc: horizon.commit.toString(), tp: horizon.prepare.toString(), v: p.version };
+    const moves = moving.map((p) => {
+      const f = from.get(p.name)!;
+      return { name: p.name, fc: f.commit.toString(), fp: f.prepare.toString(), tc: horizon.commit.toString(), tp: horizon.prepare.toString(), v: p.version };
+    });
+    const names = moving.map((p) => p.name).sort();
+    const batchOf = (p: Projector) => {
+      const mine = new Set(p.eventTypes);
+      const after = from.get(p.name)!;
+      return events.filter((e) => mine.has(e.type) && comparePositions(e.position, after) > 0);
+    };
+    // The first batch ever has no checkpoint row to move (the transaction's path inserts it).
+    if (moving.every((p) => isScripted(p) && comparePositions(from.get(p.name)!, START) !== 0)) {
+      const script: SqlStatement[] = [{ text: MOVE_GROUP_CHECKPOINTS_OR_FAIL(MOVE_GROUP_CHECKPOINTS.text), values: [names, JSON.stringify(moves), moving.length], reuse: true }];
+      for (const p of moving as ScriptedProjector[]) {
+        const batch = batchOf(p);
+        if (batch.length) script.push(...p.batchStatements(batch, (t) => t));
+        delivered += batch.length;
+      }
+      try {
+        await runScript(this.knex, script);
+      } catch (e) {
+        if (isLostRace(e)) return { applied: -1, delivered: 0, moved: false, positions: from };
+        throw e;
+      }
+    } else {
+      try {
+        await this.knex.transaction(async (trx) => {
+          const moved = await runStatement<{ name: string }>(trx, { ...MOVE_GROUP_CHECKPOINTS, values: [names, JSON.stringify(moves)] });
+          const movedNames = new Set(moved.map((r) => r.name));
+          for (const p of moving) {
+            if (movedNames.has(p.name)) continue;
+            // The first batch ever has no checkpoint row to move; anything else missing is a lost race.
+            if (comparePositions(from.get(p.name)!, START) !== 0 || !(await this.advanceCheckpoint(trx, p.name, START, horizon, p.version))) throw new LostRace();
+          }
+          for (const p of moving) {
+            const batch = batchOf(p);
+            if (batch.length) await p.apply({ trx, table: (t) => t }, batch);
+            delivered += batch.length;
+          }
         });
-        const moved = await runStatement<{ name: string }>(trx, { ...MOVE_GROUP_CHECKPOINTS, values: [moving.map((p) => p.name).sort(), JSON.stringify(moves)] });
-        const movedNames = new Set(moved.map((r) => r.name));
-        for (const p of moving) {
-          if (movedNames.has(p.name)) continue;
-          // The first batch ever has no checkpoint row to move; anything else missing is a lost race.
-          if (comparePositions(from.get(p.name)!, START) !== 0 || !(await this.advanceCheckpoint(trx, p.name, START, horizon, p.version))) throw new LostRace();
-        }
-        for (const p of moving) {
-          const mine = new Set(p.eventTypes);
-          const after = from.get(p.name)!;
-          const batch = events.filter((e) => mine.has(e.type) && comparePositions(e.position, after) > 0);
-          if (batch.length) await p.apply({ trx, table: (t) => t }, batch);
-          delivered += batch.length;
-        }
-      });
-    } catch (e) {
-      if (e instanceof LostRace) return { applied: -1, delivered: 0, moved: false, positions: from };
-      throw e;
+      } catch (e) {
+        if (e instanceof LostRace) return { applied: -1, delivered: 0, moved: false, positions: from };
+        throw e;
+      }
     }
     const positions = new Map(from);
     for (const p of moving) positions.set(p.name, horizon);

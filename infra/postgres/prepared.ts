@@ -12,7 +12,7 @@ interface ConnectionSource {
  * transaction (knex's transaction client hands out its connection), so statements inside and outside
  * transactions share one path.
  */
-async function withConnection<T>(db: Knex | Knex.Transaction, fn: (conn: pg.ClientBase) => Promise<T>): Promise<T> {
+export async function withConnection<T>(db: Knex | Knex.Transaction, fn: (conn: pg.ClientBase) => Promise<T>): Promise<T> {
   const client = db.client as ConnectionSource;
   const conn = await client.acquireConnection();
   try {

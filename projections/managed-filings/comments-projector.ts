@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
 import type { CommentState, ManagedFilingEvent } from '../../commands/managed-filings/managed-filing';
 import type { RecordedEvent } from '../../src/domain/events';
-import type { GroupedProjector } from '../engine';
+import type { ScriptedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';
+import { upsertStatement, type SqlStatement } from '../batch-sql';
+import { runStatements } from '../batch-script';
 import { MANAGED_FILING_COMMENTS_PROJECTION, WORKING_FILINGS_RUN_GROUP } from './names';
 
 /** The comment timeline of each filing (messages, status events, tombstones) and each thread's current status. */
-export class ManagedFilingCommentsProjector implements GroupedProjector {
+export class ManagedFilingCommentsProjector implements ScriptedProjector {
   readonly name = MANAGED_FILING_COMMENTS_PROJECTION;
   readonly runGroup = WORKING_FILINGS_RUN_GROUP;
   readonly version = 1;
@@ -34,7 +36,7 @@ export class ManagedFilingCommentsProjector implements GroupedProjector {
       comment_type: c.commentType,
       actor: c.actor,
       body: c.body,
-      data: JSON.stringify(c.data),
+      data: c.data,
       deleted: c.deleted,
       edited_at: c.editedAt,
       created_at: c.createdAt,
@@ -47,7 +49,11 @@ export class ManagedFilingCommentsProjector implements GroupedProjector {
    * (the last per thread), then edits and tombstones in order. Entries are inserted first because an
    * edit or a deletion can only follow its comment's creation in the stream.
    */
-  async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  async apply({ trx, table }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+    await runStatements(trx, this.batchStatements(events, table));
+  }
+
+  batchStatements(events: RecordedEvent[], t: TableNamer): SqlStatement[] {
     const inserts: Record<string, unknown>[] = [];
     const statuses = new Map<string, { filing_id: string; thread_id: string; status: string; version: number }>();
     const status = (filingId: string, threadId: string, value: string, version: number) =>
@@ -73,23 +79,18 @@ export class ManagedFilingCommentsProjector implements GroupedProjector {
           break;
       }
     }
-    for (let i = 0; i < inserts.length; i += 500) await trx(t('managed_filing_comments')).insert(inserts.slice(i, i + 500)).onConflict('id').ignore();
-    const rows = [...statuses.values()];
-    for (let i = 0; i < rows.length; i += 1000) {
-      const chunk = rows.slice(i, i + 1000);
-      await trx.raw(
-        `insert into ${t('managed_filing_threads')} (filing_id, thread_id, status, version) values ${chunk.map(() => '(?, ?, ?, ?)').join(', ')}
-         on conflict (filing_id, thread_id) do update set status = excluded.status, version = excluded.version
-         where ${t('managed_filing_threads')}.version < excluded.version`,
-        chunk.flatMap((r) => [r.filing_id, r.thread_id, r.status, r.version]),
-      );
-    }
+    const out: SqlStatement[] = [];
+    const insert = upsertStatement(t('managed_filing_comments'), inserts, { conflict: ['id'], update: 'ignore' });
+    if (insert) out.push(insert);
+    const threads = upsertStatement(t('managed_filing_threads'), [...statuses.values()], { conflict: ['filing_id', 'thread_id'], update: ['status', 'version'], newerBy: 'version' });
+    if (threads) out.push(threads);
     for (const { raw, e } of changes) {
       if (e.type === 'FilingCommentEdited')
-        await trx(t('managed_filing_comments')).where({ id: e.data.commentId }).andWhere('version', '<', raw.version).update({ body: e.data.body, edited_at: e.data.editedAt, version: raw.version });
+        out.push({ text: `update ${t('managed_filing_comments')} set body = $1, edited_at = $2, version = $3 where id = $4 and version < $3`, values: [e.data.body, e.data.editedAt, raw.version, e.data.commentId], reuse: true });
       // A tombstone: the entry stays in the timeline, its text does not.
       else if (e.type === 'FilingCommentDeleted')
-        await trx(t('managed_filing_comments')).where({ id: e.data.commentId }).andWhere('version', '<', raw.version).update({ deleted: true, body: '', data: '{}', version: raw.version });
+        out.push({ text: `update ${t('managed_filing_comments')} set deleted = true, body = '', data = '{}', version = $1 where id = $2 and version < $1`, values: [raw.version, e.data.commentId], reuse: true });
     }
+    return out;
   }
 }

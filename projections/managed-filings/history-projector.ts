@@ -1,16 +1,17 @@
 import type { Knex } from 'knex';
 import { MANAGED_FILING_EVENT_TYPES } from '../../commands/managed-filings/managed-filing';
 import type { RecordedEvent } from '../../src/domain/events';
-import type { GroupedProjector } from '../engine';
+import type { ScriptedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';
-import { upsertRows } from '../batch-sql';
+import { upsertStatement, type SqlStatement } from '../batch-sql';
+import { runStatements } from '../batch-script';
 import { MANAGED_FILING_HISTORY_PROJECTION, WORKING_FILINGS_RUN_GROUP } from './names';
 
 /**
  * Every event of every managed filing stream, as GET /managed-filings/{id}/events shows it: queries
  * never read the event store, so the auditor's history is a read model like any other.
  */
-export class ManagedFilingHistoryProjector implements GroupedProjector {
+export class ManagedFilingHistoryProjector implements ScriptedProjector {
   readonly name = MANAGED_FILING_HISTORY_PROJECTION;
   readonly runGroup = WORKING_FILINGS_RUN_GROUP;
   readonly version = 1;
@@ -25,7 +26,11 @@ export class ManagedFilingHistoryProjector implements GroupedProjector {
     `);
   }
 
-  async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  async apply({ trx, table }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+    await runStatements(trx, this.batchStatements(events, table));
+  }
+
+  batchStatements(events: RecordedEvent[], t: TableNamer): SqlStatement[] {
     const rows = events
       .filter((e) => e.streamId.startsWith('managedFiling-'))
       .map((e) => ({
@@ -37,6 +42,7 @@ export class ManagedFilingHistoryProjector implements GroupedProjector {
         metadata: e.metadata ?? {},
         recorded_at: e.recordedAt,
       }));
-    await upsertRows(trx, t('managed_filing_events'), rows, { conflict: ['filing_id', 'version'], update: 'ignore' });
+    const insert = upsertStatement(t('managed_filing_events'), rows, { conflict: ['filing_id', 'version'], update: 'ignore' });
+    return insert ? [insert] : [];
   }
 }

@@ -1,13 +1,14 @@
 import type { Knex } from 'knex';
 import type { ItemChanges, ManagedFilingEvent } from '../../commands/managed-filings/managed-filing';
 import type { RecordedEvent } from '../../src/domain/events';
-import type { GroupedProjector } from '../engine';
+import type { ScriptedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';
-import { upsertRows } from '../batch-sql';
+import { upsertStatement, type SqlStatement } from '../batch-sql';
+import { runStatements } from '../batch-script';
 import { MANAGED_FILING_ITEMS_PROJECTION, WORKING_FILINGS_RUN_GROUP } from './names';
 
 /** Items of managed filings, as the items list shows them. */
-export class ManagedFilingItemsProjector implements GroupedProjector {
+export class ManagedFilingItemsProjector implements ScriptedProjector {
   readonly name = MANAGED_FILING_ITEMS_PROJECTION;
   readonly runGroup = WORKING_FILINGS_RUN_GROUP;
   readonly version = 1;
@@ -29,7 +30,11 @@ export class ManagedFilingItemsProjector implements GroupedProjector {
    * one update row each. Folding is safe because the batch holds every change of the projector's
    * streams in order, and each row keeps the last version it reflects.
    */
-  async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  async apply({ trx, table }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+    await runStatements(trx, this.batchStatements(events, table));
+  }
+
+  batchStatements(events: RecordedEvent[], t: TableNamer): SqlStatement[] {
     const added: Record<string, unknown>[] = [];
     const changed = new Map<string, { id: string; version: number; updated_at: string; c: ItemChanges }>();
     for (const raw of events) {
@@ -54,13 +59,15 @@ export class ManagedFilingItemsProjector implements GroupedProjector {
         changed.set(e.data.itemId, { id: e.data.itemId, version: raw.version, updated_at: e.data.updatedAt, c: { ...prev?.c, ...e.data.changes } });
       }
     }
-    await upsertRows(trx, t('managed_filing_items'), added, { conflict: ['id'], update: 'ignore' });
-    if (!changed.size) return;
+    const out: SqlStatement[] = [];
+    const insert = upsertStatement(t('managed_filing_items'), added, { conflict: ['id'], update: 'ignore' });
+    if (insert) out.push(insert);
+    if (!changed.size) return out;
     // A key present in the folded changes sets the column (to null, too: unassigning a schedule); an
     // absent key keeps it. The stream version orders the changes: a replayed older change never wins.
     const set = (col: string, key: keyof ItemChanges, expr: string) => `${col} = case when v.c -> '${key}' is not null then ${expr} else t.${col} end`;
-    await trx.raw(
-      `update ${t('managed_filing_items')} as t set
+    out.push({
+      text: `update ${t('managed_filing_items')} as t set
          ${set('artifact_id', 'artifactId', `cast(v.c ->> 'artifactId' as uuid)`)},
          ${set('artifact_version_id', 'artifactVersionId', `v.c ->> 'artifactVersionId'`)},
          ${set('schedule_type', 'scheduleType', `v.c ->> 'scheduleType'`)},
@@ -68,9 +75,11 @@ export class ManagedFilingItemsProjector implements GroupedProjector {
          ${set('context', 'context', `v.c ->> 'context'`)},
          ${set('attachments', 'attachments', `v.c -> 'attachments'`)},
          updated_at = v.updated_at, version = v.version
-       from jsonb_to_recordset(cast(? as jsonb)) as v(id uuid, version integer, updated_at timestamptz, c jsonb)
+       from jsonb_to_recordset(cast($1 as jsonb)) as v(id uuid, version integer, updated_at timestamptz, c jsonb)
        where t.id = v.id and t.version < v.version`,
-      [JSON.stringify([...changed.values()])],
-    );
+      values: [JSON.stringify([...changed.values()])],
+      reuse: true,
+    });
+    return out;
   }
 }

@@ -2,9 +2,10 @@ import type { Knex } from 'knex';
 import type { ManagedFilingEvent } from '../../commands/managed-filings/managed-filing';
 import type { FilingFields } from '../../commands/managed-filings/filing-fields';
 import type { RecordedEvent } from '../../src/domain/events';
-import type { GroupedProjector } from '../engine';
+import type { ScriptedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';
-import { upsertRows } from '../batch-sql';
+import { upsertStatement, type SqlStatement } from '../batch-sql';
+import { runStatements } from '../batch-script';
 import { MANAGED_FILINGS_PROJECTION, WORKING_FILINGS_RUN_GROUP } from './names';
 
 const COLUMNS: Record<keyof FilingFields, string> = {
@@ -35,7 +36,7 @@ export function fieldsToColumns(f: Partial<FilingFields>): Record<string, unknow
 }
 
 /** Filing records (base and full fields) and the scopes of other tenants they are shared into. */
-export class ManagedFilingsProjector implements GroupedProjector {
+export class ManagedFilingsProjector implements ScriptedProjector {
   readonly name = MANAGED_FILINGS_PROJECTION;
   readonly runGroup = WORKING_FILINGS_RUN_GROUP;
   readonly version = 1;
@@ -63,7 +64,11 @@ export class ManagedFilingsProjector implements GroupedProjector {
    * New filings go in one insert per batch, before the batch's updates and shares: those can only
    * follow a filing's creation in its stream, so doing the inserts first keeps each row's order.
    */
-  async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  async apply({ trx, table }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+    await runStatements(trx, this.batchStatements(events, table));
+  }
+
+  batchStatements(events: RecordedEvent[], t: TableNamer): SqlStatement[] {
     const created: Record<string, unknown>[] = [];
     const later: { raw: RecordedEvent; e: ManagedFilingEvent }[] = [];
     for (const raw of events) {
@@ -76,24 +81,35 @@ export class ManagedFilingsProjector implements GroupedProjector {
         created.push({ ...row, created_at: d.createdAt, updated_at: d.createdAt, version: raw.version });
       } else later.push({ raw, e });
     }
-    await upsertRows(trx, t('managed_filings'), created, { conflict: ['id'], update: 'ignore' });
+    const out: SqlStatement[] = [];
+    const insert = upsertStatement(t('managed_filings'), created, { conflict: ['id'], update: 'ignore' });
+    if (insert) out.push(insert);
     for (const { raw, e } of later) {
       switch (e.type) {
         case 'ManagedFilingUpdated': {
           const { filingMode, ...fields } = e.data.changes;
-          await trx(t('managed_filings'))
-            .where({ id: e.data.filingId })
-            .andWhere('version', '<', raw.version)
-            .update({ ...fieldsToColumns(fields), ...(filingMode !== undefined ? { filing_mode: filingMode } : {}), updated_at: e.data.updatedAt, version: raw.version });
+          const set: Record<string, unknown> = { ...fieldsToColumns(fields), ...(filingMode !== undefined ? { filing_mode: filingMode } : {}), updated_at: e.data.updatedAt };
+          // An absent field keeps its column (as knex's update skipped undefined values).
+          const cols = Object.keys(set).filter((c) => set[c] !== undefined);
+          out.push({
+            text: `update ${t('managed_filings')} set ${cols.map((c, i) => `${c} = $${i + 1}`).join(', ')}, version = $${cols.length + 1}
+              where id = $${cols.length + 2} and version < $${cols.length + 1}`,
+            values: [...cols.map((c) => set[c]), raw.version, e.data.filingId],
+          });
           break;
         }
         case 'ManagedFilingShared':
-          await trx(t('managed_filing_shares')).insert({ filing_id: e.data.filingId, scope_id: e.data.scopeId, tenant_id: e.data.tenantId }).onConflict(['scope_id', 'filing_id']).ignore();
+          out.push({
+            text: `insert into ${t('managed_filing_shares')} (filing_id, scope_id, tenant_id) values ($1, $2, $3) on conflict (scope_id, filing_id) do nothing`,
+            values: [e.data.filingId, e.data.scopeId, e.data.tenantId],
+            reuse: true,
+          });
           break;
         default:
           // Items and comments of the same stream are other read models.
           break;
       }
     }
+    return out;
   }
 }

@@ -71,6 +71,68 @@ function rejectNul(location: 'path' | 'query' | 'body', value: unknown): void {
   if (at) throw new AppError(400, 'invalid_request', 'Text may not contain NUL (U+0000) characters.', [{ location, path: at, code: 'invalid_value', message: 'Text may not contain NUL (U+0000) characters.' }]);
 }
 
+/** An error as body-parser gives it (the error handler maps them by `type`, or by `status` when exposed). */
+function bodyError(status: number, message: string, type: string): Error {
+  return Object.assign(new Error(message), { status, statusCode: status, expose: true, type });
+}
+
+/** The first character that is not JSON whitespace (space, tab, line feed, carriage return). */
+const JSON_START = /^[ \t\n\r]*([^ \t\n\r])/;
+
+/**
+ * The common body read without body-parser (about 5% of a small write's CPU went to it): no content
+ * coding, no charset or UTF-8, a Content-Length within the limit. It answers as body-parser's strict
+ * JSON parser does (a leading BOM dropped, only an object or array at the top, the same error types);
+ * anything else (gzip, another charset, chunked, too large) is left to body-parser: false.
+ */
+function readPlainJsonBody(req: Request, limit: number, resolve: () => void, reject: (e: unknown) => void): boolean {
+  const coding = req.headers['content-encoding'];
+  if (coding !== undefined && coding.toLowerCase() !== 'identity') return false;
+  const declared = req.headers['content-length'];
+  if (declared === undefined || !/^\d+$/.test(declared)) return false;
+  const length = Number(declared);
+  if (length > limit) return false;
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '');
+  if (charset && charset[1].toLowerCase() !== 'utf-8') return false;
+  const chunks: Buffer[] = [];
+  let received = 0;
+  const done = (e?: unknown) => {
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('aborted', onAborted);
+    req.off('error', done);
+    if (e) reject(e);
+  };
+  const onData = (chunk: Buffer) => {
+    chunks.push(chunk);
+    received += chunk.length;
+  };
+  const onAborted = () => done(bodyError(400, 'request aborted', 'request.aborted'));
+  const onEnd = () => {
+    done();
+    if (received !== length) return reject(bodyError(400, 'request size did not match content length', 'request.size.invalid'));
+    let text = Buffer.concat(chunks, received).toString('utf8');
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (text.length === 0) {
+      req.body = {};
+      return resolve();
+    }
+    const first = JSON_START.exec(text)?.[1];
+    if (first !== '{' && first !== '[') return reject(bodyError(400, 'Unexpected token in JSON', 'entity.parse.failed'));
+    try {
+      req.body = JSON.parse(text);
+    } catch (e) {
+      return reject(bodyError(400, (e as Error).message, 'entity.parse.failed'));
+    }
+    resolve();
+  };
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('aborted', onAborted);
+  req.on('error', done);
+  return true;
+}
+
 function bearerKey(req: Request): string {
   const header = req.headers.authorization;
   const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
@@ -165,13 +227,13 @@ export function createApp(deps: AppDeps): express.Express {
     }
   };
 
-  const readJsonBody = (parser: express.RequestHandler, req: Request, res: Response) =>
+  const readJsonBody = (parser: express.RequestHandler, req: Request, res: Response, limit: number) =>
     new Promise<void>((resolve, reject) => {
       if (!isJsonContentType(req.headers['content-type'])) {
         reject(new AppError(415, 'unsupported_media_type', 'The request body must be JSON (Content-Type: application/json).'));
         return;
       }
-      void parser(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
+      if (!readPlainJsonBody(req, limit, resolve, reject)) void parser(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
     });
 
   for (const route of deps.routes) {
@@ -186,7 +248,7 @@ export function createApp(deps: AppDeps): express.Express {
           const answer = deps.authenticate(bearerKey(req));
           req.principal = knownPrincipal(answer instanceof Promise ? await answer : answer);
         }
-        if (!route.rawBody && hasBody(req)) await readJsonBody(jsonParser, req, res);
+        if (!route.rawBody && hasBody(req)) await readJsonBody(jsonParser, req, res, limit);
         // Express 5 re-parses the query string on every read of req.query: read it once.
         const rawQuery = req.query as Record<string, unknown>;
         const hasQuery = Object.keys(rawQuery).length > 0;

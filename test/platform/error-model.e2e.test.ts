@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import zlib from 'node:zlib';
 import type { Container } from 'inversify';
 import { z } from '../../src/http/zod';
 import { defineRoute, type RouteModule } from '../../src/http/route';
@@ -93,6 +94,24 @@ describe('HTTP error model', () => {
     const big = await api().post(`/probe/${id}`, { name: 'x'.repeat(20_000) });
     assert.equal(big.status, 413);
     assert.equal(big.body.code, 'request_too_large');
+  });
+
+  it('rule: a plain JSON body (read without body-parser) answers as body-parser would: BOM dropped, a top-level scalar or blank body 400, charset utf8 415, gzip still read', async () => {
+    const raw = (body: Buffer | string, headers: Record<string, string>) =>
+      fetch(`${t.baseUrl}/probe/${id}`, { method: 'POST', headers: { Authorization: `Bearer ${caller.apiKey}`, 'Content-Type': 'application/json', ...headers }, body });
+    const bom = await raw(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name": "bom"}')]), {});
+    assert.equal(bom.status, 200);
+    assert.deepEqual(((await bom.json()) as { body: unknown }).body, { name: 'bom' });
+    for (const body of ['5', '"name"', '   ', 'null']) {
+      const r = await raw(body, {});
+      assert.equal(r.status, 400, body);
+      assert.equal(((await r.json()) as { code: string }).code, 'invalid_request');
+    }
+    assert.equal((await raw('{"name": "x"}', { 'Content-Type': 'application/json; charset=utf8' })).status, 415);
+    assert.equal((await raw('{"name": "x"}', { 'Content-Type': 'application/json; charset="UTF-8"' })).status, 200);
+    const gz = await raw(zlib.gzipSync('{"name": "zipped"}'), { 'Content-Encoding': 'gzip' });
+    assert.equal(gz.status, 200);
+    assert.deepEqual(((await gz.json()) as { body: unknown }).body, { name: 'zipped' });
   });
 
   it('rule: validation details are bounded (at most 20, paths of at most 12 segments of 64 characters)', async () => {
