@@ -128,7 +128,7 @@ export const scenario: BenchScenario = {
         for (const clients of [1, CLIENTS]) {
           const r = await latency(client, index, catalog, passages, clients, seconds);
           const label = `${passages ? 'with' : 'without'} passages, ${clients} client${clients > 1 ? 's' : ''}`;
-          ctx.log(`${label}: ${r.n} searches, p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms; CPU per search: Elasticsearch ${r.esCpu.toFixed(1)} ms, node ${r.nodeCpu.toFixed(1)} ms`);
+          ctx.log(`${label}: ${r.n} searches, p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms; CPU per search: Elasticsearch ${r.esCpu.toFixed(1)} ms, node ${r.nodeCpu.toFixed(1)} ms${catalog ? `, Postgres ${r.pgCpu.toFixed(1)} ms` : ''}`);
           if (process.env.BENCH_ES_PER_QUERY === '1') {
             for (const [q, t] of r.perQuery) ctx.log(`   ${q.padEnd(40)} median ${percentile([...t].sort((a, b) => a - b), 50).toFixed(1)} ms`);
           }
