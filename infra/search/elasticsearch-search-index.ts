@@ -296,7 +296,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     return recordsOf(res.hits.hits);
   }
 
-  /** Ranking (one request, two with the OR tier), then records and matched files of the returned page only (one `_msearch`). */
+  /** Ranking (one request, two with the OR tier), then records and matched files of the returned page only (see `details`). */
   async search(q: SearchQuery): Promise<SearchPage> {
     const text = await this.textOf(q);
     const { candidates: ranked, capped } = await this.rank(q, text);
@@ -359,7 +359,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 }
 
-/** The filing documents' whole _source (the text is not in it): see passages. */
+/** The filing documents' whole _source (the text is not in it): filtering it to `record` makes Elasticsearch parse each one. */
 function recordsRequest(ids: string[]): estypes.MsearchMultisearchBody {
   return { query: { bool: { filter: [{ term: { kind: KIND_FILING } }, { ids: { values: ids.map(filingDocId) } }] } }, size: ids.length, _source: true, track_total_hits: false };
 }
