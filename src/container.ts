@@ -36,6 +36,7 @@ const kafkaAdapters = () => ({
 const elasticsearchAdapter = () => ({
   ...(require('@elastic/elasticsearch') as typeof import('@elastic/elasticsearch')),
   ...(require('../infra/search/elasticsearch-search-index') as typeof import('../infra/search/elasticsearch-search-index')),
+  ...(require('../infra/search/catalog-filing-records') as typeof import('../infra/search/catalog-filing-records')),
 });
 
 /**
@@ -80,10 +81,14 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
  */
 function bindSearchEngine(c: Container, config: Config): void {
   if (!config.elasticsearchUrl) return;
-  const { Client, ElasticsearchSearchIndex } = elasticsearchAdapter();
+  const { Client, ElasticsearchSearchIndex, CatalogFilingRecords } = elasticsearchAdapter();
   c.bind(TOKENS.Elasticsearch).toConstantValue(new Client({ node: config.elasticsearchUrl }));
   c.rebindSync(TOKENS.SearchIndex)
-    .toDynamicValue((ctx) => new ElasticsearchSearchIndex(ctx.get<ElasticsearchClient>(TOKENS.Elasticsearch), { alias: config.elasticsearchIndex }))
+    // Results' records from the catalog read model (same database): cheaper than the filing documents' copy.
+    .toDynamicValue((ctx) => new ElasticsearchSearchIndex(ctx.get<ElasticsearchClient>(TOKENS.Elasticsearch), {
+      alias: config.elasticsearchIndex,
+      records: new CatalogFilingRecords(ctx.get(TOKENS.Knex)),
+    }))
     .inSingletonScope();
 }
 

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { ElasticsearchSearchIndex } from '../../infra/search/elasticsearch-search-index';
 import { buildSearchQuery, type SearchBody } from '../../queries/search/search-query';
 import type { SearchIndex } from '../../src/ports/search-index';
+import { benchCatalogFor, type BenchCatalog } from '../support/es-catalog-records';
 import { demoIndexedFilings, pagesOf } from '../support/search-corpus';
 import type { BenchContext, BenchRow, BenchScenario } from '../types';
 import { QUERIES } from './search';
@@ -45,11 +46,14 @@ interface Latency {
   /** Elasticsearch's and this process's CPU per search (ms): what a search costs, whatever else runs on the machine. */
   esCpu: number;
   nodeCpu: number;
+  /** The bench catalog's Postgres CPU per search (records), 0 without it. */
+  pgCpu: number;
 }
 
-async function latency(client: Client, index: SearchIndex, passages: boolean, clients: number, seconds: number): Promise<Latency> {
+async function latency(client: Client, index: SearchIndex, catalog: BenchCatalog | null, passages: boolean, clients: number, seconds: number): Promise<Latency> {
   for (const b of QUERIES) await oneSearch(index, { ...b, includePassages: passages });
   const es0 = await esCpuMs(client);
+  const pg0 = catalog?.cpuSeconds() ?? 0;
   const node0 = process.cpuUsage();
   const times: number[] = [];
   const perQuery = new Map<string, number[]>();
@@ -67,9 +71,10 @@ async function latency(client: Client, index: SearchIndex, passages: boolean, cl
     }),
   );
   const nodeUsed = process.cpuUsage(node0);
+  const pgCpu = (((catalog?.cpuSeconds() ?? 0) - pg0) * 1000) / times.length;
   const esCpu = ((await esCpuMs(client)) - es0) / times.length;
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length, perQuery, esCpu, nodeCpu: (nodeUsed.user + nodeUsed.system) / 1000 / times.length };
+  return { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length, perQuery, esCpu, pgCpu, nodeCpu: (nodeUsed.user + nodeUsed.system) / 1000 / times.length };
 }
 
 /**
@@ -79,7 +84,9 @@ async function latency(client: Client, index: SearchIndex, passages: boolean, cl
  * (BENCH_ES_ALIAS overrides it) and kept (BENCH_ES_KEEP=1) so that query changes can be measured again
  * without re-indexing; then the shared query mix of `search` runs with 1 and 8 clients. With 8 clients it
  * also reports the CPU a search costs, Elasticsearch's (from its node stats) and this process's, which,
- * unlike latency, holds up on a machine shared with other work.
+ * unlike latency, holds up on a machine shared with other work. Records come from a bench catalog in Postgres,
+ * as the service reads them from the catalog read model (its CPU is reported too); BENCH_ES_RECORDS=elasticsearch
+ * reads them from the filing documents instead (the adapter without the port).
  * Runs only when named (`npm run bench -- search-elasticsearch`): the `search` scenario already reports
  * Elasticsearch next to Postgres, and a full run should not index the corpus twice.
  */
@@ -94,7 +101,8 @@ export const scenario: BenchScenario = {
     const keep = process.env.BENCH_ES_KEEP === '1';
     const client = new Client({ node: url });
     const alias = process.env.BENCH_ES_ALIAS ?? `ifrs-esbench-${filings}`;
-    const index = new ElasticsearchSearchIndex(client, { alias });
+    let catalog: BenchCatalog | null = null;
+    let index = new ElasticsearchSearchIndex(client, { alias });
     const wctx = { trx: undefined as unknown as Knex.Transaction, table: (n: string) => n };
     const rows: BenchRow[] = [];
     try {
@@ -112,24 +120,30 @@ export const scenario: BenchScenario = {
         rows.push({ scenario: 'search-elasticsearch', metric: `indexing (${filings} filings)`, value: pages / s, unit: 'pages/s' });
         await client.indices.forcemerge({ index: alias, max_num_segments: 1 }).catch(() => undefined);
       }
+      if (process.env.BENCH_ES_RECORDS !== 'elasticsearch') {
+        catalog = await benchCatalogFor(client, alias, ctx.log);
+        index = new ElasticsearchSearchIndex(client, { alias, records: catalog.records });
+      }
       for (const passages of [false, true]) {
         for (const clients of [1, CLIENTS]) {
-          const r = await latency(client, index, passages, clients, seconds);
+          const r = await latency(client, index, catalog, passages, clients, seconds);
           const label = `${passages ? 'with' : 'without'} passages, ${clients} client${clients > 1 ? 's' : ''}`;
-          ctx.log(`${label}: ${r.n} searches, p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms; CPU per search: Elasticsearch ${r.esCpu.toFixed(1)} ms, node ${r.nodeCpu.toFixed(1)} ms`);
+          ctx.log(`${label}: ${r.n} searches, p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms; CPU per search: Elasticsearch ${r.esCpu.toFixed(1)} ms, node ${r.nodeCpu.toFixed(1)} ms${catalog ? `, Postgres ${r.pgCpu.toFixed(1)} ms` : ''}`);
           if (process.env.BENCH_ES_PER_QUERY === '1') {
             for (const [q, t] of r.perQuery) ctx.log(`   ${q.padEnd(40)} median ${percentile([...t].sort((a, b) => a - b), 50).toFixed(1)} ms`);
           }
-          const note = `${filings} filings, ${QUERIES.length}-query mix`;
+          const note = `${filings} filings, ${QUERIES.length}-query mix, records from ${catalog ? 'Postgres' : 'Elasticsearch'}`;
           rows.push({ scenario: 'search-elasticsearch', metric: `p50 ${label}`, value: r.p50, unit: 'ms', note });
           rows.push({ scenario: 'search-elasticsearch', metric: `p95 ${label}`, value: r.p95, unit: 'ms', ...(passages && clients === CLIENTS ? { goal: '<= 50' } : {}), note });
           if (clients === CLIENTS) {
             rows.push({ scenario: 'search-elasticsearch', metric: `Elasticsearch CPU per search ${passages ? 'with' : 'without'} passages`, value: r.esCpu, unit: 'ms', note });
             rows.push({ scenario: 'search-elasticsearch', metric: `node CPU per search ${passages ? 'with' : 'without'} passages`, value: r.nodeCpu, unit: 'ms', note: `${note}; the adapter's side` });
+            if (catalog) rows.push({ scenario: 'search-elasticsearch', metric: `Postgres CPU per search ${passages ? 'with' : 'without'} passages`, value: r.pgCpu, unit: 'ms', note: `${note}; the records` });
           }
         }
       }
     } finally {
+      await catalog?.close();
       if (!keep) await client.indices.delete({ index: `${alias}-*`, ignore_unavailable: true, allow_no_indices: true });
       await client.close();
     }

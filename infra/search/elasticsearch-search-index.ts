@@ -7,6 +7,7 @@ import { filterOnlyQuery, isTextual, pageQuery, rankingQuery, type TextQuery } f
 import { removeFilings, upsertFilings } from './elasticsearch/writes';
 import { PAGES_KEPT, PAGES_WITH_TEXT, groupMatchedPages, holdsEveryMatch, matchedPagesRequest, pageTexts, type PageSource } from './elasticsearch/matched-pages';
 import { passageText } from './elasticsearch/passage-text';
+import type { FilingRecords } from '../../src/ports/filing-records';
 
 /** Query texts whose stems are kept (passages). */
 const STEMS_CACHED = 1000;
@@ -64,6 +65,11 @@ export interface ElasticsearchSearchIndexOptions {
   filingCap?: (window: number) => number;
   /** Matched pages whose text a search with passages reads along (default PAGES_WITH_TEXT); tests shrink it. */
   pagesWithText?: number;
+  /**
+   * Where search results' records come from (the catalog read model in the service): none, the filing
+   * documents' own copy. See `details`.
+   */
+  records?: FilingRecords;
 }
 
 /**
@@ -93,11 +99,13 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   private readonly stems = new Map<string, string[]>();
   private readonly filingCap: (window: number) => number;
   private readonly pagesWithText: number;
+  private readonly records: FilingRecords | undefined;
 
   constructor(private readonly client: Client, options: ElasticsearchSearchIndexOptions = {}) {
     this.alias = options.alias ?? 'ifrs-search';
     this.filingCap = options.filingCap ?? filingCapFor;
     this.pagesWithText = options.pagesWithText ?? PAGES_WITH_TEXT;
+    this.records = options.records;
   }
 
   // ---- schema and aliases ----
@@ -245,23 +253,33 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   /**
-   * Records and matched pages of the returned page's filings in one `_msearch`: the filing documents (their
-   * `record`), and the matching page documents by score, with their text when passages will be asked for
-   * (see `elasticsearch/matched-pages.ts`).
+   * Records and matched pages of the returned page's filings. Records come from the `records` port (the catalog
+   * read model) when one is given, at the same time as the matched pages; filings it does not hold (the catalog
+   * projection behind the search projection) and every record without the port are read from the filing
+   * documents' `record`. Matched pages: the matching page documents by score, with their text when passages
+   * will be asked for (see `elasticsearch/matched-pages.ts`). Without the port both reads are one `_msearch`.
    */
   private async details(q: SearchQuery, text: TextQuery | null, ids: string[]): Promise<Details> {
-    const records = new Map<string, CatalogFilingFields>();
-    if (!ids.length) return { records, matches: new Map() };
-    const searches: estypes.MsearchRequestItem[] = [
-      { index: this.alias },
-      // The whole _source (the text is not in it): see passages.
-      { query: { bool: { filter: [{ term: { kind: KIND_FILING } }, { ids: { values: ids.map(filingDocId) } }] } }, size: ids.length, _source: true, track_total_hits: false },
-    ];
+    if (!ids.length) return { records: new Map(), matches: new Map() };
     const textBudget = q.window <= WINDOW_WITH_PASSAGES ? this.pagesWithText : undefined;
-    if (isTextual(text)) searches.push({ index: this.alias }, matchedPagesRequest(pageQuery(text, ids), textBudget) as estypes.MsearchMultisearchBody);
-    const res = await this.client.msearch<{ record: CatalogFilingFields }>({ searches });
-    const [recs, pages] = res.responses.map(okOrThrow);
-    for (const h of recs.hits.hits) if (h._source) records.set(h._id!, h._source.record);
+    const pagesRequest = isTextual(text) ? matchedPagesRequest(pageQuery(text, ids), textBudget) : null;
+    let records: Map<string, CatalogFilingFields>;
+    let pages: estypes.SearchResponse | null;
+    if (this.records) {
+      [records, pages] = await Promise.all([
+        this.records.byIds(ids),
+        pagesRequest ? this.client.search({ index: this.alias, ...pagesRequest }) : null,
+      ]);
+      const missing = ids.filter((id) => !records.has(id));
+      if (missing.length) for (const [id, r] of await this.esRecords(missing)) records.set(id, r);
+    } else {
+      const searches: estypes.MsearchRequestItem[] = [{ index: this.alias }, recordsRequest(ids)];
+      if (pagesRequest) searches.push({ index: this.alias }, pagesRequest as estypes.MsearchMultisearchBody);
+      const res = await this.client.msearch<{ record: CatalogFilingFields }>({ searches });
+      const [recs, listed] = res.responses.map(okOrThrow);
+      records = recordsOf(recs.hits.hits);
+      pages = listed ?? null;
+    }
     if (!pages) return { records, matches: new Map() };
     let listed: estypes.SearchHit[] = pages.hits.hits;
     if (textBudget !== undefined && !holdsEveryMatch(listed, textBudget)) {
@@ -272,7 +290,13 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     return { records, matches: grouped.files };
   }
 
-  /** Ranking (one request, two with the OR tier), then records and matched files of the returned page only (one `_msearch`). */
+  /** Records from the filing documents themselves. */
+  private async esRecords(ids: string[]): Promise<Map<string, CatalogFilingFields>> {
+    const res = await this.client.search<{ record: CatalogFilingFields }>({ index: this.alias, ...recordsRequest(ids) });
+    return recordsOf(res.hits.hits);
+  }
+
+  /** Ranking (one request, two with the OR tier), then records and matched files of the returned page only (see `details`). */
   async search(q: SearchQuery): Promise<SearchPage> {
     const text = await this.textOf(q);
     const { candidates: ranked, capped } = await this.rank(q, text);
@@ -333,6 +357,17 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     }
     return out;
   }
+}
+
+/** The filing documents' whole _source (the text is not in it): filtering it to `record` makes Elasticsearch parse each one. */
+function recordsRequest(ids: string[]): estypes.MsearchMultisearchBody {
+  return { query: { bool: { filter: [{ term: { kind: KIND_FILING } }, { ids: { values: ids.map(filingDocId) } }] } }, size: ids.length, _source: true, track_total_hits: false };
+}
+
+function recordsOf(hits: estypes.SearchHit<{ record: CatalogFilingFields }>[]): Map<string, CatalogFilingFields> {
+  const out = new Map<string, CatalogFilingFields>();
+  for (const h of hits) if (h._source) out.set(h._id!, h._source.record);
+  return out;
 }
 
 function okOrThrow<T>(r: estypes.MsearchResponseItem<T>): estypes.MsearchMultiSearchItem<T> {

@@ -7,6 +7,29 @@ import type { IndexedFiling, SortKey } from '../../src/ports/search-index';
 import { searchIndexContract } from '../contracts/search-index.contract';
 import { buildRelevanceCorpus, corpusId, toIndexedFilings } from '../files/relevance/corpus';
 import { dropTestIndexes, testElasticsearchUrl, uniqueAlias } from '../support/elasticsearch';
+import knexFactory from 'knex';
+import { CatalogFilingRecords } from '../../infra/search/catalog-filing-records';
+import { recordOf } from '../../infra/search/postgres-search-index';
+import { freshDatabaseUrl } from '../support/postgres';
+
+/**
+ * A database holding the catalog read model's records (`catalog_filings`' id and list record: what
+ * CatalogFilingRecords reads) of the filings written, as the catalog projection keeps them next to the index.
+ */
+async function catalogTable(): Promise<{ knex: Knex; put(filings: IndexedFiling[]): Promise<void> }> {
+  const knex = knexFactory({ client: 'pg', connection: await freshDatabaseUrl(), pool: { min: 0, max: 4 } });
+  await knex.raw('create table catalog_filings (id uuid primary key, list_record text not null)');
+  return {
+    knex,
+    put: async (filings) => {
+      if (!filings.length) return;
+      await knex('catalog_filings')
+        .insert(filings.map((f) => ({ id: f.filing.id, list_record: JSON.stringify(recordOf(f.filing)) })))
+        .onConflict('id')
+        .merge();
+    },
+  };
+}
 
 const url = testElasticsearchUrl();
 if (!url) {
@@ -27,6 +50,29 @@ if (!url) {
       close: async () => {
         await dropTestIndexes(client, alias);
         await client.close();
+      },
+    };
+  });
+
+  // The service's form: records from the catalog read model (Postgres), the rest from Elasticsearch.
+  searchIndexContract('ElasticsearchSearchIndex, records from the catalog read model', async () => {
+    const client = new Client({ node: url });
+    const alias = uniqueAlias();
+    const catalog = await catalogTable();
+    const index = new ElasticsearchSearchIndex(client, { alias, records: new CatalogFilingRecords(catalog.knex) });
+    const ctx = { trx: undefined as unknown as Knex.Transaction, table: (n: string) => n };
+    await index.createSchema(ctx.trx, ctx.table);
+    return {
+      index,
+      write: async (filings) => {
+        await index.upsert(ctx, filings);
+        await catalog.put(filings);
+      },
+      remove: (ids) => index.remove(ctx, ids),
+      close: async () => {
+        await dropTestIndexes(client, alias);
+        await client.close();
+        await catalog.knex.destroy();
       },
     };
   });
@@ -105,6 +151,31 @@ if (url) {
       const within = await run(index);
       assert.ok(within.passages.length > 5);
       assert.deepEqual(await run(new ElasticsearchSearchIndex(client, { alias, pagesWithText: 3 })), within);
+    });
+
+    it('rule: with a records port, results show the catalog read model\'s record; a filing it does not hold yet keeps the indexed one', async () => {
+      const catalog = await catalogTable();
+      try {
+        const body = { query: 'hurricane deductible credit', dataScope: 'all' as const, includePassages: true };
+        const fromIndex = await index.search(buildSearchQuery(body, { canViewSerff: true }, { offset: 0 }));
+        assert.ok(fromIndex.hits.length >= 2);
+        const [first, ...rest] = fromIndex.hits;
+        // The catalog holds every hit but the first, one of them renamed since it was indexed.
+        const renamed = { ...rest[0].filing, companyName: `${rest[0].filing.companyName} (renamed)` };
+        await catalog.put(rest.map((h) => ({ filing: h.filing.id === renamed.id ? renamed : h.filing, documents: [], version: 1 })));
+        const withPort = new ElasticsearchSearchIndex(client, { alias, records: new CatalogFilingRecords(catalog.knex) });
+        const q = buildSearchQuery(body, { canViewSerff: true }, { offset: 0 });
+        const page = await withPort.search(q);
+        assert.deepEqual(page.hits.map((h) => h.filing.id), fromIndex.hits.map((h) => h.filing.id));
+        assert.deepEqual(page.hits.map((h) => h.matches), fromIndex.hits.map((h) => h.matches));
+        assert.deepEqual(page.hits[0].filing, first.filing);
+        assert.deepEqual(page.hits[1].filing, recordOf(renamed));
+        assert.deepEqual(page.hits.slice(2).map((h) => h.filing), rest.slice(1).map((h) => h.filing));
+        const matches = page.hits.flatMap((h) => h.matches.map((m) => ({ filingId: h.filing.id, fileId: m.fileId })));
+        assert.deepEqual([...(await withPort.passages(q, matches, 2)).entries()].sort(), [...(await index.passages(q, matches, 2)).entries()].sort());
+      } finally {
+        await catalog.knex.destroy();
+      }
     });
   });
 }
