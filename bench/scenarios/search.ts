@@ -143,7 +143,7 @@ export const scenario: BenchScenario = {
     for (const f of figures) {
       for (const t of targets) {
         const goal = f.goal(t.label);
-        rows.push({ scenario: 'search', metric: `${t.label} ${f.metric}`, value: f.of(measured.get(t.label)!), unit: 'ms', ...(goal ? { goal } : {}), note });
+        rows.push({ scenario: 'search', metric: `${t.label} ${f.metric}`, value: f.of(measured.get(t.label)!), unit: 'ms', ...(goal ? { goal } : {}), note: t.note ? `${note}; ${t.note}` : note });
       }
     }
     return rows;
