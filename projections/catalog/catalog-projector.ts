@@ -66,9 +66,6 @@ export class CatalogProjector implements GroupedProjector {
         files jsonb not null,
         list_record text not null
       );
-      -- Only ever selected, never filtered or sorted on: autoanalyze, which runs again and again while an import
-      -- grows the table, skips computing statistics over these wide values.
-      alter table ${f} alter column list_record set statistics 0, alter column description set statistics 0, alter column files set statistics 0;
       create table ${t(CATALOG_COMPANY_NAMES)} (name text primary key, lower_name text not null generated always as (lower(name)) stored);
       create table ${t(CATALOG_PRODUCT_NAMES)} (name text primary key, lower_name text not null generated always as (lower(name)) stored);
     `);

@@ -4,7 +4,6 @@ import * as m002 from './002_cursor_states';
 import * as m003 from './003_settings';
 import * as m007 from './007_no_append_notify';
 import * as m008 from './008_no_type_order_index';
-import * as m009 from './009_no_statistics_on_payloads';
 import * as m006 from './006_small_blobs';
 import * as m005 from './005_typed_append_notifications';
 import * as m004 from './004_bus_processed_events';
@@ -19,7 +18,6 @@ const migrations: Record<string, Knex.Migration> = {
   '006_small_blobs': m006,
   '007_no_append_notify': m007,
   '008_no_type_order_index': m008,
-  '009_no_statistics_on_payloads': m009,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
