@@ -11,13 +11,23 @@ import { createLogger } from '../src/logger';
 import { openRuntime } from '../src/runtime';
 import { writeGeneratedCatalog } from './catalog-generator';
 import { SEARCH_PROJECTION } from '../projections/search/search-projector';
-import { postmasterCpuSeconds } from './support/process-cpu';
+import { postgresCpuByKind, postmasterCpuSeconds } from './support/process-cpu';
+
+function postmasterPid(dataDir: string): number | null {
+  const pidFile = fs.readdirSync(dataDir, { recursive: true }).map(String).find((f) => f.endsWith('postmaster.pid'));
+  return pidFile ? Number(fs.readFileSync(path.join(dataDir, pidFile), 'utf8').split('\n')[0]) : null;
+}
 
 /** CPU seconds*100 (clock ticks) of the embedded postmaster and every backend, living or exited. */
 function postgresCpu(dataDir: string): number | null {
-  const pidFile = fs.readdirSync(dataDir, { recursive: true }).map(String).find((f) => f.endsWith('postmaster.pid'));
-  if (!pidFile) return null;
-  return postmasterCpuSeconds(Number(fs.readFileSync(path.join(dataDir, pidFile), 'utf8').split('\n')[0])) * 100;
+  const pid = postmasterPid(dataDir);
+  return pid === null ? null : postmasterCpuSeconds(pid) * 100;
+}
+
+/** Postgres CPU seconds by process kind (living processes: the pool's backends, checkpointer, WAL writer...). */
+function postgresCpuKinds(dataDir: string): Record<string, number> {
+  const pid = postmasterPid(dataDir);
+  return pid === null ? {} : Object.fromEntries([...postgresCpuByKind(pid)].map(([k, ticks]) => [k, ticks / 100]));
 }
 
 /** With BYTES set: parameter bytes sent per statement shape (what the socket writes are made of). */
@@ -100,6 +110,7 @@ async function main() {
   }
   try {
     const pg0 = postgresCpu(path.join(dir, 'data'));
+    const kinds0 = postgresCpuKinds(path.join(dir, 'data'));
     const cpu0 = process.cpuUsage();
     const mark0 = process.hrtime.bigint() / 1000n;
     const started = Date.now();
@@ -134,6 +145,8 @@ async function main() {
     const pg1 = postgresCpu(path.join(dir, 'data'));
     console.log(`window ${mark0} ${mark1}; postgres cpu ${pg0 === null || pg1 === null ? 'unknown' : ((pg1 - pg0) / 100).toFixed(2) + ' s'}`);
     console.log(`imported ${r.imported} failed ${r.failed}: appended ${appended.toFixed(2)} s, projected ${projected.toFixed(2)} s => ${Math.round(r.imported / projected)} filings/s; node cpu user ${(cpu.user / 1e6).toFixed(2)} s sys ${(cpu.system / 1e6).toFixed(2)} s`);
+    const kinds1 = postgresCpuKinds(path.join(dir, 'data'));
+    console.log(`us per filing: node ${Math.round(((cpu.user + cpu.system) / r.imported))}, postgres ${pg0 === null || pg1 === null ? '?' : Math.round(((pg1 - pg0) * 1e4) / r.imported)}; postgres cpu s by kind:`, Object.fromEntries(Object.entries(kinds1).map(([k, v]) => [k, Number((v - (kinds0[k] ?? 0)).toFixed(1))])));
     console.log('apply ms per projector:', Object.fromEntries([...applyMs].map(([k, v]) => [k, Math.round(v)])));
     if (process.env.EXPLAIN) {
       const ids = Array.from({ length: 400 }, () => `catalogFiling-${crypto.randomUUID()}`);

@@ -133,9 +133,14 @@ export async function importFile(file: string, opts: ImportOptions): Promise<Imp
     inFlight++;
     const key = recordKey(record);
     const before = tails.get(key) ?? Promise.resolve();
+    // Handed over and forgotten: the task's closure lives until the record's events are appended (a
+    // batch later), and the parsed line (page texts included) would otherwise live that long with it.
+    let given: Record<string, unknown> | null = record;
     const task = before.then(async () => {
       try {
-        await importer.import(record, { baseDir, metadata: { ...metadata, line }, line });
+        const r = given!;
+        given = null;
+        await importer.import(r, { baseDir, metadata: { ...metadata, line }, line });
         imported++;
       } catch (e) {
         if (isLineError(e)) fail(line, (e as Error).message);
