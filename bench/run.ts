@@ -1,5 +1,5 @@
 // `npm run bench [-- --quick] [scenario ...]`: runs the scenarios, prints a table, saves bench/results/.
-import { execSync } from 'node:child_process';
+import { execSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,16 +37,42 @@ function table(rows: BenchRow[]): string {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((c) => `| ${c.join(' | ')} |`)].join('\n');
 }
 
+/** A scenario file run by itself (runStandalone) in a child node with `flags`: its rows come back as JSON on stdout. */
+function runInChild(file: string, flags: readonly string[], quick: boolean, log: (m: string) => void): Promise<BenchRow[]> {
+  return new Promise((resolve, reject) => {
+    log(`(in a child node with ${flags.join(' ')})`);
+    const child = spawn(process.execPath, [...flags, '-r', 'tsx/cjs', file, ...(quick ? ['--quick'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let pending = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => {
+      const lines = (pending + d).split('\n');
+      pending = lines.pop()!;
+      for (const l of lines) log(l);
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (pending) log(pending);
+      if (code !== 0) return reject(new Error(`the scenario's child node exited with ${code}`));
+      try {
+        resolve(JSON.parse(out) as BenchRow[]);
+      } catch (e) {
+        reject(new Error(`the scenario's child node printed no rows: ${(e as Error).message}`));
+      }
+    });
+  });
+}
+
 async function main() {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
   const wanted = args.filter((a) => !a.startsWith('--'));
   const dir = path.join(__dirname, 'scenarios');
-  const scenarios: BenchScenario[] = fs
+  const scenarios: (BenchScenario & { file: string })[] = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.ts'))
     .sort()
-    .map((f) => (require(path.join(dir, f)) as { scenario: BenchScenario }).scenario)
+    .map((f) => ({ ...(require(path.join(dir, f)) as { scenario: BenchScenario }).scenario, file: path.join(dir, f) }))
     .filter((s) => !wanted.length || wanted.includes(s.name));
   const facts = machine();
   process.stderr.write(`bench on ${facts.cpu} x${facts.cores}, ${facts.memoryGiB} GiB, node ${facts.node}, commit ${facts.commit}${quick ? ' (quick)' : ''}\n`);
@@ -55,7 +81,9 @@ async function main() {
     process.stderr.write(`== ${s.name}\n`);
     const started = Date.now();
     try {
-      rows.push(...(await s.run({ quick, log: (m) => process.stderr.write(`  ${m}\n`) })));
+      const log = (m: string) => process.stderr.write(`  ${m}\n`);
+      const flags = (s.nodeFlags ?? []).filter((f) => !process.execArgv.includes(f));
+      rows.push(...(flags.length ? await runInChild(s.file, flags, quick, log) : await s.run({ quick, log })));
     } catch (e) {
       rows.push({ scenario: s.name, metric: 'error', value: 0, unit: '', note: String((e as Error).message ?? e).slice(0, 200) });
     }

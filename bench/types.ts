@@ -18,5 +18,10 @@ export interface BenchContext {
 /** A scenario module in bench/scenarios/ exports `scenario: BenchScenario`. */
 export interface BenchScenario {
   name: string;
+  /**
+   * Node flags of the command the scenario measures (e.g. `ifrs import`'s BULK_NODE_FLAGS): the runner then
+   * runs the scenario's file in a child node started with them, since V8 reads some only at start-up.
+   */
+  nodeFlags?: readonly string[];
   run(ctx: BenchContext): Promise<BenchRow[]>;
 }

@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { openRuntime } from '../../src/runtime';
 import type { BenchScenario } from '../types';
+import { BULK_NODE_FLAGS } from '../../src/util/bulk-node-flags';
 import { runStandalone } from '../support/standalone';
 import { writeGeneratedCatalog } from '../catalog-generator';
 import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
@@ -16,6 +17,8 @@ import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
  */
 export const scenario: BenchScenario = {
   name: 'catalog-import',
+  // As `ifrs import` runs (src/cli/relaunch.ts).
+  nodeFlags: BULK_NODE_FLAGS,
   async run(ctx) {
     // BENCH_IMPORT_FILINGS sizes a longer run (say 1,000,000) without changing the quick and full defaults.
     const n = Number(process.env.BENCH_IMPORT_FILINGS) || (ctx.quick ? 2000 : 20000);
