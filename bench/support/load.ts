@@ -6,22 +6,10 @@ import { wrk, wrkInstalled, type RotatingRequest, type WrkResult } from './wrk';
 
 export type { RotatingRequest };
 
-export interface LoadResult {
-  rps: number;
-  p50: number;
-  p99: number;
-  /** Mean latency in ms (autocannon keeps fractions here, unlike its percentiles; wrk has microseconds throughout). */
-  mean: number;
-  errors: number;
-  non2xx: number;
-  /** Requests completed over the run. */
-  requests: number;
-  /** Bytes read (headers and bodies). */
-  bytes: number;
+/** What a load run measured (the generator's figures, WrkResult's fields), and which generator measured it. */
+export interface LoadResult extends WrkResult {
   /** Which generator measured it, for the rows' notes: GENERATOR_LABEL's values. */
   generator: string;
-  /** The generator's own CPU (user + system) per request, in microseconds. */
-  generatorCpuUs: number;
 }
 
 export type Generator = 'wrk' | 'autocannon';
@@ -50,19 +38,16 @@ interface LoadOptions {
   generator?: Generator;
 }
 
+/** The options every autocannon run here shares. */
+function autocannonBase(url: string, opts: Pick<LoadOptions, 'connections' | 'seconds' | 'headers' | 'method'>) {
+  return { url, connections: opts.connections, duration: opts.seconds, headers: opts.headers, method: (opts.method ?? 'GET') as 'GET' };
+}
+
 /** Load against a URL: saturation (wrk, or autocannon: see saturationGenerator) or a fixed overall rate (autocannon). */
 export async function load(url: string, opts: LoadOptions): Promise<LoadResult> {
   if (!opts.rate && (opts.generator ?? saturationGenerator()) === 'wrk') return fromWrk(await wrk(url, opts));
   return inProcess(() =>
-    autocannon({
-      url,
-      connections: opts.connections,
-      duration: opts.seconds,
-      headers: opts.headers,
-      method: (opts.method ?? 'GET') as 'GET',
-      body: opts.body,
-      ...(opts.rate ? { overallRate: opts.rate } : {}),
-    }),
+    autocannon({ ...autocannonBase(url, opts), body: opts.body, ...(opts.rate ? { overallRate: opts.rate } : {}) }),
   );
 }
 
@@ -79,11 +64,7 @@ export async function loadRotating(url: string, requests: RotatingRequest[], opt
   let next = 0;
   return inProcess(() =>
     autocannon({
-      url,
-      connections: opts.connections,
-      duration: opts.seconds,
-      headers: opts.headers,
-      method: (opts.method ?? 'GET') as 'GET',
+      ...autocannonBase(url, opts),
       requests: [
         {
           setupRequest: (req: { path: string; body?: string }) => {
