@@ -1,32 +1,15 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Knex } from 'knex';
 import { ProjectionEngine, type GroupedProjector } from '../../projections/engine';
-import type { ProjectionContext, TableNamer } from '../../projections/projector';
+import type { ProjectionContext } from '../../projections/projector';
 import type { RecordedEvent } from '../../src/domain/events';
-import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { openRuntime, type Runtime } from '../../src/runtime';
-import { TOKENS } from '../../src/tokens';
-import { freshDatabaseUrl } from '../support/postgres';
+import type { Runtime } from '../../src/runtime';
+import { StreamCountingProjector, runtimeWithProjectors } from '../support/stream-counting-projector';
 
 /** Adds one per event and stream (a replay would show), for the event types it is given; may be told to fail. */
-class GroupCounter implements GroupedProjector {
-  readonly version = 1;
-  readonly tables: string[];
-  readonly runGroup = 'test-group';
-  failures = 0;
-  constructor(
-    readonly name: string,
-    readonly eventTypes: string[],
-  ) {
-    this.tables = [`${name.replace(/-/g, '_')}_counts`];
-  }
-
-  async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
-    await trx.raw(`create table ${t(this.tables[0])} (stream_id text primary key, n bigint not null)`);
+class GroupCounter extends StreamCountingProjector implements GroupedProjector {
+  constructor(name: string, eventTypes: string[]) {
+    super(name, eventTypes, 'test-group');
   }
 
   async apply({ trx, table }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
@@ -48,13 +31,7 @@ describe('projection engine: run groups', () => {
   beforeEach(async () => {
     filings = new GroupCounter('test-group-filings', ['GroupCreated']);
     history = new GroupCounter('test-group-history', ['GroupCreated', 'GroupNoted']);
-    const url = await freshDatabaseUrl();
-    rt = await openRuntime(loadConfig({}, { databaseUrl: url, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-groups-')) }), createLogger('silent'), {
-      configure: (c) => {
-        c.bind(TOKENS.Projector).toConstantValue(filings);
-        c.bind(TOKENS.Projector).toConstantValue(history);
-      },
-    });
+    rt = await runtimeWithProjectors([filings, history], 'ifrs-groups-');
   });
   afterEach(async () => rt.close());
 

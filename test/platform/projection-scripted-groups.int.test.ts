@@ -1,39 +1,22 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Knex } from 'knex';
 import { ProjectionEngine, type ScriptedProjector } from '../../projections/engine';
 import { runStatements } from '../../projections/batch-script';
 import type { SqlStatement } from '../../projections/batch-sql';
 import type { ProjectionContext, TableNamer } from '../../projections/projector';
 import { comparePositions, type LogPosition, type RecordedEvent } from '../../src/domain/events';
-import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { openRuntime, type Runtime } from '../../src/runtime';
-import { TOKENS } from '../../src/tokens';
-import { freshDatabaseUrl } from '../support/postgres';
+import type { Runtime } from '../../src/runtime';
+import { StreamCountingProjector, runtimeWithProjectors } from '../support/stream-counting-projector';
 
 /**
  * Adds one per event and stream (a replay would show) through statements, so its run group's batches
  * travel as one multi-statement query; counts how the engine called it; may be told to fail.
  */
-class ScriptedCounter implements ScriptedProjector {
-  readonly version = 1;
-  readonly tables: string[];
-  readonly runGroup = 'test-scripted';
-  failures = 0;
+class ScriptedCounter extends StreamCountingProjector implements ScriptedProjector {
   applies = 0;
   scripts = 0;
-  constructor(
-    readonly name: string,
-    readonly eventTypes: string[],
-  ) {
-    this.tables = [`${name.replace(/-/g, '_')}_counts`];
-  }
-
-  async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
-    await trx.raw(`create table ${t(this.tables[0])} (stream_id text primary key, n bigint not null)`);
+  constructor(name: string, eventTypes: string[]) {
+    super(name, eventTypes, 'test-scripted');
   }
 
   async apply({ trx, table }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
@@ -69,13 +52,7 @@ describe('projection engine: run groups in one round trip per batch', () => {
   beforeEach(async () => {
     filings = new ScriptedCounter('test-scripted-filings', ['ScriptCreated']);
     history = new ScriptedCounter('test-scripted-history', ['ScriptCreated', 'ScriptNoted']);
-    const url = await freshDatabaseUrl();
-    rt = await openRuntime(loadConfig({}, { databaseUrl: url, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-scripted-')) }), createLogger('silent'), {
-      configure: (c) => {
-        c.bind(TOKENS.Projector).toConstantValue(filings);
-        c.bind(TOKENS.Projector).toConstantValue(history);
-      },
-    });
+    rt = await runtimeWithProjectors([filings, history], 'ifrs-scripted-');
     // The first batch ever inserts missing checkpoint rows, in a transaction: past it, batches are scripted.
     const first = await rt.store.append('first', [{ type: 'ScriptCreated', data: {} }], 0, {});
     await rt.engine.catchUp([filings.name, history.name]);
