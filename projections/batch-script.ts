@@ -1,7 +1,6 @@
-import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type pg from 'pg';
-import { runStatement, withConnection } from '../infra/postgres/prepared';
+import { runStatement, statementNamer, withConnection } from '../infra/postgres/prepared';
 import type { SqlStatement } from './batch-sql';
 
 /**
@@ -51,19 +50,8 @@ export async function runStatements(db: Knex | Knex.Transaction, statements: Sql
 
 /** Per connection, the statements runScript prepared on it (by SQL PREPARE: pg's own record does not know them). */
 const preparedOn = new WeakMap<pg.ClientBase, Set<string>>();
-const nameOf = new Map<string, string>();
-
-/** A name for a reusable statement's text, apart from the names pg's protocol-level statements take. */
-function scriptName(text: string): string {
-  let name = nameOf.get(text);
-  if (name === undefined) {
-    name = `ifrs_script_${crypto.createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-    // Projectors have a handful of fixed texts; this only bounds a misuse.
-    if (nameOf.size >= 1000) nameOf.clear();
-    nameOf.set(text, name);
-  }
-  return name;
-}
+/** A name for a reusable statement's text, apart from the names queryPreparedSql's statements take. */
+const scriptName = statementNamer('ifrs_script_');
 
 /** EXECUTE of a prepared statement with the values written in. */
 function executeStatement(name: string, values: unknown[]): string {

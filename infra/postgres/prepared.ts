@@ -66,19 +66,29 @@ async function makeRoom(conn: pg.ClientBase, names: Set<string>): Promise<boolea
   return true;
 }
 
-/** Names of the statement texts seen lately: a page's SQL repeats, and hashing it was per-request CPU. */
+/** Statement texts named per namer: a page's SQL repeats, and hashing it was per-request CPU. */
 const NAMES_KEPT = 1_000;
-const nameOf = new Map<string, string>();
-function statementName(sql: string): string {
-  let name = nameOf.get(sql);
-  if (name === undefined) {
-    name = `ifrs_${crypto.createHash('sha1').update(sql).digest('base64url').slice(0, 20)}`;
-    // Forgetting all at once is fine: a forgotten text is hashed again to the same name.
-    if (nameOf.size >= NAMES_KEPT) nameOf.clear();
-    nameOf.set(sql, name);
-  }
-  return name;
+
+/**
+ * Names statement texts by a hash of the text under `prefix` (a plain identifier, so SQL PREPARE may use
+ * it unquoted), remembering the names of the texts seen lately.
+ */
+export function statementNamer(prefix: string): (sql: string) => string {
+  const nameOf = new Map<string, string>();
+  return (sql) => {
+    let name = nameOf.get(sql);
+    if (name === undefined) {
+      name = `${prefix}${crypto.createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+      // Forgetting all at once is fine: a forgotten text is hashed again to the same name.
+      if (nameOf.size >= NAMES_KEPT) nameOf.clear();
+      nameOf.set(sql, name);
+    }
+    return name;
+  };
 }
+
+/** Protocol-level prepared statements' names (runScript's SQL PREPAREs use another prefix: one namespace per session). */
+const statementName = statementNamer('ifrs_');
 
 /**
  * Runs a knex-built statement as a named prepared statement on a pooled connection. On a hot list
