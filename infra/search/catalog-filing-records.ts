@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
 import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
+import { UUID_ANY_CASE } from '../../src/domain/uuid';
 import type { FilingRecords } from '../../src/ports/filing-records';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { runStatement } from '../postgres/prepared';
+import { ident } from '../postgres/sql-ident';
 
 /**
  * FilingRecords from the catalog read model: the stored list record (the catalog list's JSON text, no
@@ -19,12 +20,12 @@ export class CatalogFilingRecords implements FilingRecords {
   async byIds(ids: readonly string[]): Promise<Map<string, CatalogFilingFields>> {
     const out = new Map<string, CatalogFilingFields>();
     if (!ids.length) return out;
-    const res = await this.knex.raw<{ rows: { id: string; r: string }[] }>(
+    const rows = await runStatement<{ id: string; r: string }>(this.knex, {
+      text: `select id, list_record as r from ${ident(this.table)} where id = any($1::uuid[])`,
       // Filing ids are uuids; anything else cannot be in the table (and would fail the cast).
-      'select id, list_record as r from ?? where id = any(?::uuid[])',
-      [this.table, ids.filter((id) => UUID.test(id))],
-    );
-    for (const row of res.rows) out.set(row.id, JSON.parse(row.r) as CatalogFilingFields);
+      values: [ids.filter((id) => UUID_ANY_CASE.test(id))],
+    });
+    for (const row of rows) out.set(row.id, JSON.parse(row.r) as CatalogFilingFields);
     return out;
   }
 }

@@ -3,6 +3,7 @@ import type { ExtractedText, FileRole } from '../../commands/catalog/catalog-eve
 import { notFound } from '../../src/domain/errors';
 import { runStatement } from '../../infra/postgres/prepared';
 import { canViewSerff, type Principal } from '../../src/identity/principal';
+import { UUID_ANY_CASE } from '../../src/domain/uuid';
 
 export interface StoredFile {
   fileId: string;
@@ -111,7 +112,6 @@ const TEXT_CHUNK = {
 /** Postgres could not decode the stored bytes as text (a NUL, which text cannot hold): the caller decodes them. */
 const UNDECODABLE = new Set(['22021', '22P05', '54000']);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Reads of the files read model, with the serff:view rule applied in one place: a serff filing's
@@ -126,14 +126,14 @@ export class FilesReadModel {
   }
 
   async filing(principal: Principal, filingId: string): Promise<{ filingId: string; source: string; fileCount: number }> {
-    if (!UUID.test(filingId)) throw notFound();
+    if (!UUID_ANY_CASE.test(filingId)) throw notFound();
     const row = await this.knex('files_filings').where({ filing_id: filingId }).first();
     if (!row || !this.visible(principal, row.source)) throw notFound();
     return { filingId: row.filing_id, source: row.source, fileCount: row.file_count };
   }
 
   async file(principal: Principal, fileId: string): Promise<StoredFile> {
-    if (!UUID.test(fileId)) throw notFound();
+    if (!UUID_ANY_CASE.test(fileId)) throw notFound();
     const row = await this.knex('files_entries').where({ file_id: fileId }).first();
     if (!row || !this.visible(principal, row.source)) throw notFound();
     return toFile(row as FileRow);
@@ -144,7 +144,7 @@ export class FilesReadModel {
    * Postgres, [start, start + length) of the text cut back to a character boundary (see TEXT_CHUNK).
    */
   async textChunk(principal: Principal, fileId: string, start: number, length: number): Promise<TextChunkRow> {
-    if (!UUID.test(fileId)) throw notFound();
+    if (!UUID_ANY_CASE.test(fileId)) throw notFound();
     let rows: TextChunkSqlRow[];
     try {
       rows = await runStatement<TextChunkSqlRow>(this.knex, { ...TEXT_CHUNK, values: [fileId, start, length] });
@@ -164,7 +164,7 @@ export class FilesReadModel {
 
   /** Without the principal check: the signed download address carries the authorization. */
   async fileUnchecked(fileId: string): Promise<StoredFile | null> {
-    if (!UUID.test(fileId)) return null;
+    if (!UUID_ANY_CASE.test(fileId)) return null;
     const row = await this.knex('files_entries').where({ file_id: fileId }).first();
     return row ? toFile(row as FileRow) : null;
   }
