@@ -97,6 +97,8 @@ export function toRecorded(r: EventRow): RecordedEvent {
  */
 export class PostgresEventStore implements EventStore {
   private watcher: NodeJS.Timeout | null = null;
+  private watching = false;
+  private watchGeneration = 0;
   private readonly listeners = new Set<() => void>();
 
   constructor(
@@ -171,13 +173,17 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * Wakes subscribers when the log grows, by watching its highest position (one backward index probe
-   * every `pollMs`, only while someone listens). Not LISTEN/NOTIFY: a notifying transaction takes a
+   * `pollMs` after the last one answered, only while someone listens). Not LISTEN/NOTIFY: a notifying transaction takes a
    * global lock at commit, which serialised concurrent appends (16 writers: about 1,700 appends/s with a
    * NOTIFY trigger, about 3,000 without). Writers in this process wake their projectors directly.
    */
   async onAppended(listener: () => void): Promise<() => Promise<void>> {
     this.listeners.add(listener);
-    if (!this.watcher) {
+    if (!this.watching) {
+      this.watching = true;
+      // A loop outlives a stop only until its probe answers; one started later has its own generation.
+      const generation = ++this.watchGeneration;
+      const current = () => this.watching && this.watchGeneration === generation;
       let last: number | null = null;
       const tick = async () => {
         try {
@@ -189,22 +195,33 @@ export class PostgresEventStore implements EventStore {
           // The database is away: subscribers retry on their own; keep watching.
         }
       };
-      await tick();
-      this.watcher = setInterval(() => void tick(), this.pollMs);
-      this.watcher.unref();
+      // The next probe is scheduled when the last one has answered, never on a fixed interval: with the
+      // pool busy or the database slow, interval probes queued up behind each other (20 a second) until
+      // they exhausted the pool and timed out acquiring connections.
+      const loop = async () => {
+        if (!current()) return;
+        await tick();
+        if (current()) {
+          this.watcher = setTimeout(() => void loop(), this.pollMs);
+          this.watcher.unref();
+        }
+      };
+      await loop();
     }
     return async () => {
       this.listeners.delete(listener);
-      if (this.listeners.size === 0 && this.watcher) {
-        clearInterval(this.watcher);
-        this.watcher = null;
-      }
+      if (this.listeners.size === 0) this.stopWatching();
     };
+  }
+
+  private stopWatching(): void {
+    this.watching = false;
+    if (this.watcher) clearTimeout(this.watcher);
+    this.watcher = null;
   }
 
   async close(): Promise<void> {
     this.listeners.clear();
-    if (this.watcher) clearInterval(this.watcher);
-    this.watcher = null;
+    this.stopWatching();
   }
 }
