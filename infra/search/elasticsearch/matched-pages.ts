@@ -17,8 +17,9 @@ import { pageDocId } from './mapping';
  * - with passages: the pages' whole _source, text included, at most PAGES_WITH_TEXT + 1 hits. A result page
  *   of 50 filings matches ~200 pages and passages read ~170 of them (the 2 best of each listed file), so
  *   shipping every matched page's text once costs less than a second request for the chosen ones (a
- *   request's fixed cost is ~2–3 ms of Elasticsearch CPU, and the ids query and the doc-values fetch go too).
- *   When more pages match than that budget, the listing is read again in the doc-values form (the budget
+ *   request's fixed cost is ~1–3 ms of Elasticsearch CPU, and reading a page's stored fields costs the same whether
+ *   its text is returned or only its `_id`: the stored block is decompressed either way; docs/search.md).
+ *   When more pages match than that budget, the listing is read again in the sort-values form (the budget
  *   bounds the text a search holds) and passages read what the budget's hits do not hold, by id.
  */
 
@@ -62,7 +63,7 @@ export interface PageSource {
   body?: string;
 }
 
-/** Whether a with-text response holds every matched page (else the listing must be read in the doc-values form). */
+/** Whether a with-text response holds every matched page (else the listing must be read in the sort-values form). */
 export const holdsEveryMatch = (hits: estypes.SearchHit[], textBudget: number): boolean => hits.length <= textBudget;
 
 export interface MatchedPages {
