@@ -313,7 +313,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   /**
    * Up to `perFile` passages per file from its best pages (by the score that ordered the matches), cut here
    * (`elasticsearch/passage-text.ts`). The best pages, and usually their text, are those `search` found for the
-   * same query object (the endpoint passes it on); otherwise one doc-values search finds them first. Text that
+   * same query object (the endpoint passes it on); otherwise one sort-values search finds them first. Text that
    * search did not bring along is read in one request by page id.
    */
   async passages(q: SearchQuery, matches: MatchRef[], perFile: number): Promise<Map<string, Passage[]>> {

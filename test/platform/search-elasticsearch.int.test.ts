@@ -153,6 +153,26 @@ if (url) {
       assert.deepEqual(await run(new ElasticsearchSearchIndex(client, { alias, pagesWithText: 3 })), within);
     });
 
+    it('rule: a page without a number, a file without a versionId and a name beyond the name keyword\'s 1,024 characters are listed alike with and without passages', async () => {
+      const base = toIndexedFilings(buildRelevanceCorpus()).find((f) => f.filing.id === corpusId('solar-panels'))!;
+      const name = `${'Long '.repeat(250)}Zeppelin Schedule.pdf`;
+      await index.upsert(ctx, [{ ...base, version: base.version + 1, documents: [{ ...base.documents[0], name, versionId: null, pages: [{ page: null, text: 'Zeppelin hangar rates. Zeppelin mooring fees apply.' }] }] }]);
+      const listed = async (includePassages: boolean) => {
+        const q = buildSearchQuery({ query: 'zeppelin', dataScope: 'all', includePassages }, { canViewSerff: true }, { offset: 0 });
+        const page = await index.search(q);
+        const passages = await index.passages(q, page.hits.flatMap((h) => h.matches.map((m) => ({ filingId: h.filing.id, fileId: m.fileId }))), 2);
+        return { matches: page.hits.map((h) => h.matches), passages: [...passages.values()] };
+      };
+      // Without passages the listing comes from sort values (a missing page sorts last as Integer.MAX_VALUE, a missing keyword as null).
+      const withoutText = await listed(false);
+      assert.deepEqual(withoutText.matches, [[{ fileId: base.documents[0].fileId, versionId: null, name: '' }]], 'the name is beyond ignore_above: not in the keyword, as before');
+      assert.deepEqual(withoutText.passages, [[{ text: 'Zeppelin hangar rates. … Zeppelin mooring fees apply.', pageStart: null, pageEnd: null }]]);
+      const withText = await listed(true);
+      assert.deepEqual(withText.passages, withoutText.passages);
+      assert.deepEqual(withText.matches.map((m) => m.map((x) => [x.fileId, x.versionId])), withoutText.matches.map((m) => m.map((x) => [x.fileId, x.versionId])));
+      await index.upsert(ctx, [{ ...base, version: base.version + 2 }]);
+    });
+
     it('rule: with a records port, results show the catalog read model\'s record; a filing it does not hold yet keeps the indexed one', async () => {
       const catalog = await catalogTable();
       try {
