@@ -42,7 +42,7 @@ function asText(v: unknown): unknown {
  * made (the requests read together reach their appends together) go out as one batch once that turn's
  * callbacks ran, as one multi-statement query of EXECUTEs: one implicit transaction, so one commit
  * record and one WAL flush for all of them where each append was its own synchronous commit, and one
- * round trip where each was one. A batch of one is sent as before (its prepared statement on its own).
+ * round trip where each was one. A batch of one goes the same way, for its generic plan.
  * Up to MAX_IN_FLIGHT batches travel at once; what comes meanwhile waits for the next free one.
  *
  * Each append is still its own statement, with its expected-version move first: one that loses its
@@ -102,7 +102,7 @@ export class AppendBatcher {
       this.inFlight++;
       const streams = batch.map((p) => p.call.streamId);
       for (const s of streams) this.busy.add(s);
-      void (batch.length === 1 ? this.alone(batch[0]) : this.together(batch)).finally(() => {
+      void this.together(batch).finally(() => {
         this.inFlight--;
         for (const s of streams) this.busy.delete(s);
         this.schedule();
@@ -110,6 +110,7 @@ export class AppendBatcher {
     }
   }
 
+  /** One append as a statement of its own (the extended protocol's prepared statement). */
   private async alone(p: Pending): Promise<void> {
     try {
       p.resolve(await runStatement<Record<string, unknown>>(this.knex, p.call));
