@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import pg from 'pg';
 import { runScript } from '../postgres/sql-script';
 import { runStatement } from '../postgres/prepared';
 
@@ -35,6 +36,15 @@ function asText(v: unknown): unknown {
   if (v === null || v === undefined) return null;
   if (Array.isArray(v)) return `{${v.map((e) => (e === null || e === undefined ? 'NULL' : `"${String(e).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`)).join(',')}}`;
   return String(v);
+}
+
+/**
+ * Whether a failed script certainly committed nothing: the server answered one of its statements with
+ * an error (an SQLSTATE), other than a lost connection (class 08) or the server shutting down (57P0x).
+ */
+export function rolledBack(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return e instanceof pg.DatabaseError && typeof code === 'string' && !code.startsWith('08') && !code.startsWith('57P0');
 }
 
 /**
@@ -126,9 +136,12 @@ export class AppendBatcher {
         this.knex,
         batch.map((p) => ({ text: p.call.text, values: p.call.values.map(asText), reuse: true })),
       );
-    } catch {
-      // Nothing of the batch was committed: each append on its own, so only a failing one fails.
-      for (const p of batch) await this.alone(p);
+    } catch (e) {
+      // A statement's error: the server rolled the batch back, so each append goes again on its own and
+      // only a failing one fails. Anything else (the connection lost, the server going away) may have
+      // come after the commit: the appends fail as a lone append would, never made twice.
+      if (!rolledBack(e)) for (const p of batch) p.reject(e);
+      else for (const p of batch) await this.alone(p);
       return;
     }
     batch.forEach((p, i) => p.resolve(results[i].rows as Record<string, unknown>[]));
