@@ -96,8 +96,7 @@ export class AppendBatcher {
 
   /**
    * Sends what waits, while fewer than MAX_IN_FLIGHT batches are on their way. An append whose stream
-   * is in a batch in flight waits for a later one: two transactions holding each other's stream rows
-   * in opposite orders would deadlock.
+   * is in a batch in flight waits for a later one, so this process's batches never wait for each other.
    */
   private pump(): void {
     while (this.inFlight < MAX_IN_FLIGHT && this.queue.length) {
@@ -129,7 +128,11 @@ export class AppendBatcher {
     }
   }
 
-  private async together(batch: Pending[]): Promise<void> {
+  private async together(unordered: Pending[]): Promise<void> {
+    // In stream order: batches of other processes (API processes scaled out) take their stream rows in
+    // the same order, so two batches wait for one another but never deadlock. A stream's own appends
+    // keep their order (a stable sort).
+    const batch = unordered.length > 1 ? [...unordered].sort((a, b) => (a.call.streamId < b.call.streamId ? -1 : a.call.streamId > b.call.streamId ? 1 : 0)) : unordered;
     let results;
     try {
       results = await runScript(

@@ -30,11 +30,12 @@ describe('PostgresEventStore: concurrent appends share a batch (one round trip, 
           : store.appendGuarded(s, [{ type: 'Batched', data: { i, text: awkward } }], 0, { actor: awkward }, { ...GUARD, values: [['a', awkward], [awkward], [crypto.randomUUID()], awkward] }),
       ),
     );
-    // One transaction: the events share the appending transaction's id, in the order of the calls.
+    // One transaction: the events share the appending transaction's id, in the order of their streams
+    // (so batches of several processes take stream rows in one order and never deadlock).
     const positions = results.map((r) => ('result' in r ? r.result!.position : r.position));
     assert.equal(new Set(positions.map((p) => p.commit)).size, 1);
-    const sorted = [...positions].sort((a, b) => (a.prepare < b.prepare ? -1 : 1));
-    assert.deepEqual(sorted, positions);
+    const byStream = streams.map((s, i) => [s, positions[i].prepare] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    assert.deepEqual(byStream.map(([, p]) => p), [...positions.map((p) => p.prepare)].sort((a, b) => (a < b ? -1 : 1)));
     for (const [i, s] of streams.entries()) {
       const r = results[i];
       if ('result' in r) assert.deepEqual(r.guard, { ok: true, role: awkward });
