@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import { runStatement } from '../infra/postgres/prepared';
 import { ident } from '../infra/postgres/sql-ident';
+import type { SqlStatement } from '../infra/postgres/sql-script';
+
+export type { SqlStatement };
 
 /**
  * Multi-row writes for projectors: a whole batch of rows travels as ONE JSON parameter and Postgres
@@ -32,17 +35,6 @@ export async function upsertRows<R extends object>(
   const st = upsertStatement(table, rows, opts);
   if (!st) return [];
   return runStatement<Record<string, unknown>>(trx, st);
-}
-
-/** A statement with `$n` placeholders and its values. */
-export interface SqlStatement {
-  text: string;
-  values: unknown[];
-  /**
-   * The text is fixed (it does not vary with the data): a multi-statement query may run it as a
-   * statement prepared once per connection (see runScript).
-   */
-  reuse?: boolean;
 }
 
 /** upsertRows' statement, to run later or together with others (null for no rows). `$1` is the rows' JSON. */

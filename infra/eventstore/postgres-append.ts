@@ -5,6 +5,7 @@ import { ExpectedVersionConflict } from '../../src/domain/errors';
 import type { AppendResult, EventMetadata, ExpectedVersion, NewEvent } from '../../src/domain/events';
 import type { AppendGuard, GuardedAppendResult } from './event-store';
 import { runStatement } from '../postgres/prepared';
+import { AppendBatcher, type AppendCall } from './postgres-append-batch';
 
 /**
  * The append statements of the Postgres event store, sent straight to a pooled `pg` connection as
@@ -114,6 +115,20 @@ function appendParams(streamId: string, events: NewEvent[], expectedVersion: Exp
   return { expectation, single: n === 1, values };
 }
 
+/** Per pool, the batcher its appends outside transactions share (see AppendBatcher). */
+const batchers = new WeakMap<Knex, AppendBatcher>();
+
+/**
+ * Runs an append statement: inside a caller's transaction on its connection, otherwise batched with
+ * the concurrent appends on the same pool.
+ */
+async function runAppend<R>(db: Knex | Knex.Transaction, call: AppendCall): Promise<R[]> {
+  if ((db as Knex.Transaction).isTransaction) return runStatement<R & object>(db, call);
+  let b = batchers.get(db as Knex);
+  if (!b) batchers.set(db as Knex, (b = new AppendBatcher(db as Knex)));
+  return (await b.run(call)) as R[];
+}
+
 async function conflict(db: Knex | Knex.Transaction, streamId: string, expectedVersion: ExpectedVersion): Promise<ExpectedVersionConflict> {
   const v = await runStatement<{ version: number }>(db, { name: 'es_append_conflict_version', text: `select version from es_streams where stream_id = $1`, values: [streamId] });
   return new ExpectedVersionConflict(streamId, expectedVersion, v[0] ? Number(v[0].version) : 0);
@@ -129,7 +144,7 @@ export async function appendEvents(
 ): Promise<AppendResult> {
   const { expectation, single, values } = appendParams(streamId, events, expectedVersion, metadata);
   const statement = (single ? SINGLE : MANY)[expectation];
-  const row = (await runStatement<AppendedRow>(db, { name: statement.name, text: statement.text, values }))[0];
+  const row = (await runAppend<AppendedRow>(db, { streamId, name: statement.name, text: statement.text, values }))[0];
   if (!row) throw await conflict(db, streamId, expectedVersion);
   return { nextVersion: Number(row.version), position: { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } };
 }
@@ -168,7 +183,7 @@ export async function appendEventsGuarded(
 ): Promise<GuardedAppendResult> {
   const { expectation, single, values } = appendParams(streamId, events, expectedVersion, metadata);
   const statement = guardedStatement(guard, expectation, single);
-  const [row] = await runStatement<Partial<AppendedRow> & { guard__: (Record<string, unknown> & { ok: boolean | null }) | null }>(db, { ...statement, values: [...guard.values, ...values] });
+  const [row] = await runAppend<Partial<AppendedRow> & { guard__: (Record<string, unknown> & { ok: boolean | null }) | null }>(db, { streamId, ...statement, values: [...guard.values, ...values] });
   const guardRow = row.guard__;
   if (row.version === null || row.version === undefined) {
     if (!guardRow?.ok) return { guard: guardRow, result: null };
