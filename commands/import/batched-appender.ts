@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import pg from 'pg';
 import type { CommandHandler } from '../command-handler';
 import type { EventStore } from '../../infra/eventstore/event-store';
 import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
@@ -22,6 +23,12 @@ interface Job {
 }
 
 const MAX_CONFLICT_RETRIES = 5;
+
+/** A transaction the server aborted whole to resolve a deadlock or a serialization failure: safe to run again. */
+export function abortedByServer(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return e instanceof pg.DatabaseError && (code === '40P01' || code === '40001');
+}
 
 /**
  * The import's command path in batches: the same decide/append-with-expected-version as
@@ -80,8 +87,10 @@ export class BatchedAppender {
         await this.tryFlush(batch);
         return;
       } catch (e) {
-        // Another writer (a second import, say) moved a stream: reload and decide again.
-        if (e instanceof ExpectedVersionConflict && attempt < MAX_CONFLICT_RETRIES) continue;
+        // Another writer (a second import, say) moved a stream: reload and decide again. The same after
+        // a deadlock: the API's concurrent appends share a transaction too (AppendBatcher), and the
+        // server rolled this batch's transaction back whole.
+        if ((e instanceof ExpectedVersionConflict || abortedByServer(e)) && attempt < MAX_CONFLICT_RETRIES) continue;
         for (const j of batch) j.reject(e);
         return;
       }
