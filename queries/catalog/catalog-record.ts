@@ -59,6 +59,13 @@ export function catalogPageOutput(withDescription: boolean): string[] {
 
 const FIELD_OF_COLUMN = new Map<string, string>(LIST_FIELDS.map(([field, column]) => [column, field]));
 
+/** The list record's field for a column of catalog_filings. */
+export function recordFieldOf(column: string): string {
+  const field = FIELD_OF_COLUMN.get(column);
+  if (field === undefined) throw new Error(`column ${column} is not a list record field`);
+  return field;
+}
+
 /**
  * The keyset position after a row, read from its stored record: the record's fields are the row's
  * columns as Postgres renders them (row_to_json; pinned by catalog-list-record.int.test.ts), dates as
