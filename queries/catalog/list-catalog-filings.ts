@@ -6,7 +6,7 @@ import { z } from '../../src/http/zod';
 import { CatalogFiling, catalogListColumns, catalogPageOutput, keysetPositionOf, listRecordText, type CatalogListRow } from './catalog-record';
 import { CatalogListQuery, MANY_NAMES, catalogFilter, checkCombination, sortKeys, type CatalogFilter } from './catalog-filters';
 import { catalogListQuery, type CatalogListStatement, type PageShape } from './catalog-list-query';
-import type { Principal } from '../../src/identity/principal';
+import { canViewSerff, type Principal } from '../../src/identity/principal';
 import { CatalogNames, NAMES_VERSION_COLUMN, withNamesVersion, type NameLists } from './catalog-names-cache';
 import type { KeysetPosition, SortKey } from './keyset';
 import { PageBounds } from './page-bounds';
@@ -32,12 +32,15 @@ function sameMatches(a: NameLists, b: NameLists, q: CatalogListQuery): boolean {
 /** Builds the page's statement for a resolved filter. */
 type PageStatement = (filter: CatalogFilter, shape?: PageShape) => CatalogListStatement;
 
-/** What the page reads: `fetched` rows (the page and one more) in `keys` order; `first`: no cursor. */
+/**
+ * What the page reads: `fetched` rows (the page and one more) in `keys` order; `boundKey`: the key of its
+ * bound (page-bounds.ts) when it is a first page that can have one.
+ */
 interface PageRead {
   build: PageStatement;
   fetched: number;
   keys: SortKey[];
-  first: boolean;
+  boundKey: string | null;
 }
 
 const CatalogPage = z.object({ filings: z.array(CatalogFiling), nextCursor: z.string().nullable() }).openapi('CatalogFilingPage');
@@ -81,8 +84,8 @@ export class ListCatalogFilingsRoute implements RouteModule {
    */
   private async readPage<R extends CatalogListRow>(filter: CatalogFilter, read: PageRead, wrap: (s: CatalogListStatement) => CatalogListStatement = (s) => s): Promise<R[]> {
     const run = (s: CatalogListStatement) => queryPreparedSql<R>(this.knex, s.sql, s.bindings);
-    if (!filter.byName || !read.first || !PageBounds.applies(read.keys)) return run(wrap(read.build(filter)));
-    const key = PageBounds.keyOf(read.build(filter, { splitNames: false }));
+    const key = read.boundKey;
+    if (!filter.byName || key === null) return run(wrap(read.build(filter)));
     const bound = this.bounds.get(key);
     if (bound !== undefined) {
       const rows = await run(wrap(read.build(filter, { splitNames: false, bound })));
@@ -120,7 +123,8 @@ export class ListCatalogFilingsRoute implements RouteModule {
           const output = catalogPageOutput(withDescription);
           const after = decoded?.state ?? null;
           const build: PageStatement = (filter, shape) => catalogListQuery(filter, keys, limit + 1, after, columns, output, shape);
-          const rows = await this.pageRows(query, principal, { build, fetched: limit + 1, keys, first: after === null });
+          const boundKey = after === null && PageBounds.applies(keys) ? `${canViewSerff(principal)}|${JSON.stringify(request)}` : null;
+          const rows = await this.pageRows(query, principal, { build, fetched: limit + 1, keys, boundKey });
           const page = rows.length > limit ? rows.slice(0, limit) : rows;
           let nextCursor: string | null = null;
           if (rows.length > limit) {

@@ -1,17 +1,13 @@
 import { ident } from '../../infra/postgres/sql-ident';
-import { isIsoDateFast as isIsoDate } from '../../commands/catalog/catalog-filing-fast-check';
 import { dateLiteral } from './catalog-filters';
-import { recordFieldOf } from './catalog-record';
+import { DATE_COLUMNS, recordDate } from './catalog-record';
 import type { SortKey } from './keyset';
 
 /**
- * A value of the page's first sort key (a date, YYYY-MM-DD) that a first page is known to reach: the
- * rows up to it, in the page's order, were at least a page and one more row when last read.
+ * A value of the page's first sort key (a date column, written into the SQL as a literal: dateLiteral)
+ * that a first page reached when it was last read.
  */
 export type PageBound = string;
-
-/** Sort columns a bound is kept for: dates, written into the SQL as literals (dateLiteral). */
-const DATE_COLUMNS = new Set(['submission_date', 'disposition_date', 'state_status_changed_date']);
 
 /** Bounds kept: a bound per first page of a `...Contains` term that matched a few names. */
 const BOUNDS_KEPT = 1_000;
@@ -25,20 +21,6 @@ export function boundPredicate(key: SortKey, bound: PageBound): string {
   return `${ident(key.column)} ${key.desc ? '>=' : '<='} ${dateLiteral(bound)}`;
 }
 
-/** The date field of a stored list record; the record is read whole only when the field is not where JSON.stringify writes it. */
-export function recordDate(listRecord: string, column: string): string | null {
-  const field = recordFieldOf(column);
-  // A quote inside a string value is always escaped, so `,"field":` only matches the field itself.
-  const at = listRecord.indexOf(`,"${field}":`);
-  if (at >= 0) {
-    const start = at + field.length + 4;
-    if (listRecord.startsWith('null', start)) return null;
-    const value = listRecord.slice(start + 1, start + 11);
-    if (listRecord[start] === '"' && listRecord[start + 11] === '"' && isIsoDate(value)) return value;
-  }
-  return (JSON.parse(listRecord) as Record<string, string | null>)[field] ?? null;
-}
-
 /**
  * First pages of a union of per-name ranges (a `...Contains` term that matched a few names, see
  * catalog-list-query.ts), read through a bound instead. Each name's range costs Postgres an index
@@ -49,6 +31,10 @@ export function recordDate(listRecord: string, column: string): string | null {
  * when that statement returns the page and one more row, they are the page's first rows; when it
  * returns fewer (filings changed or went away), the union is read, and the bound learned again. Each
  * bounded read also learns the bound anew, so it follows newer filings instead of growing.
+ *
+ * Since any bound gives the exact page when the bounded read is long enough, the key only decides which
+ * bound is tried: the request (its parameters and whether the caller sees SERFF filings), not the
+ * statement, which would have to be built twice and hashed whole on every request.
  */
 export class PageBounds {
   private readonly known = new Map<string, PageBound>();
@@ -56,11 +42,6 @@ export class PageBounds {
   /** Whether a page in this order can be bounded. */
   static applies(keys: readonly SortKey[]): boolean {
     return DATE_COLUMNS.has(keys[0].column);
-  }
-
-  /** The key of a statement: its text and values. */
-  static keyOf(statement: { sql: string; bindings: unknown[] }): string {
-    return `${statement.sql}\u0000${JSON.stringify(statement.bindings)}`;
   }
 
   get(key: string): PageBound | undefined {
