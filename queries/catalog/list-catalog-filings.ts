@@ -33,14 +33,16 @@ function sameMatches(a: NameLists, b: NameLists, q: CatalogListQuery): boolean {
 type PageStatement = (filter: CatalogFilter, shape?: PageShape) => CatalogListStatement;
 
 /**
- * What the page reads: `fetched` rows (the page and one more) in `keys` order; `boundKey`: the key of its
- * bound (page-bounds.ts) when it is a first page that can have one.
+ * What the page reads: `fetched` rows (the page and one more) in `keys` order. `first`: a first page in an
+ * order that can have a bound (page-bounds.ts), keyed by `request` and whether the caller sees SERFF filings.
  */
 interface PageRead {
   build: PageStatement;
   fetched: number;
   keys: SortKey[];
-  boundKey: string | null;
+  first: boolean;
+  request: unknown;
+  serff: boolean;
 }
 
 const CatalogPage = z.object({ filings: z.array(CatalogFiling), nextCursor: z.string().nullable() }).openapi('CatalogFilingPage');
@@ -84,8 +86,8 @@ export class ListCatalogFilingsRoute implements RouteModule {
    */
   private async readPage<R extends CatalogListRow>(filter: CatalogFilter, read: PageRead, wrap: (s: CatalogListStatement) => CatalogListStatement = (s) => s): Promise<R[]> {
     const run = (s: CatalogListStatement) => queryPreparedSql<R>(this.knex, s.sql, s.bindings);
-    const key = read.boundKey;
-    if (!filter.byName || key === null) return run(wrap(read.build(filter)));
+    if (!filter.byName || !read.first) return run(wrap(read.build(filter)));
+    const key = `${read.serff}|${JSON.stringify(read.request)}`;
     const bound = this.bounds.get(key);
     if (bound !== undefined) {
       const rows = await run(wrap(read.build(filter, { splitNames: false, bound })));
@@ -123,8 +125,8 @@ export class ListCatalogFilingsRoute implements RouteModule {
           const output = catalogPageOutput(withDescription);
           const after = decoded?.state ?? null;
           const build: PageStatement = (filter, shape) => catalogListQuery(filter, keys, limit + 1, after, columns, output, shape);
-          const boundKey = after === null && PageBounds.applies(keys) ? `${canViewSerff(principal)}|${JSON.stringify(request)}` : null;
-          const rows = await this.pageRows(query, principal, { build, fetched: limit + 1, keys, boundKey });
+          const first = after === null && PageBounds.applies(keys);
+          const rows = await this.pageRows(query, principal, { build, fetched: limit + 1, keys, first, request, serff: canViewSerff(principal) });
           const page = rows.length > limit ? rows.slice(0, limit) : rows;
           let nextCursor: string | null = null;
           if (rows.length > limit) {
