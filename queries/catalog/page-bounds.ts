@@ -11,6 +11,8 @@ export type PageBound = string;
 
 /** Bounds kept: a bound per first page of a `...Contains` term that matched a few names. */
 const BOUNDS_KEPT = 1_000;
+/** Longer keys (hundred-value filters) are not kept, so the map stays small. */
+const KEY_LENGTH_KEPT = 2_048;
 
 /**
  * `key <= bound` in the key's order: nulls sort last in both directions, so the rows it keeps are a
@@ -58,7 +60,7 @@ export class PageBounds {
       this.known.delete(key);
       return;
     }
-    if (this.known.get(key) === bound) return;
+    if (this.known.get(key) === bound || key.length > KEY_LENGTH_KEPT) return;
     // Forgetting all at once is fine: a forgotten page is read as a union once more.
     if (this.known.size >= BOUNDS_KEPT) this.known.clear();
     this.known.set(key, bound);

@@ -53,5 +53,8 @@ describe('catalog: bounds of repeated first pages (page-bounds.ts)', () => {
     bounds.learn(key, record({}), first);
     bounds.learn(key, null, first);
     assert.equal(bounds.get(key), undefined);
+    const long = `${key}${'x'.repeat(3_000)}`;
+    bounds.learn(long, record({}), first);
+    assert.equal(bounds.get(long), undefined, 'long keys are not kept');
   });
 });
