@@ -183,7 +183,7 @@ export const scenario: BenchScenario = {
           const bound = rows.length > LIMIT ? recordDate(rows[LIMIT].list_record, keys[0].column) : null;
           if (bound !== null) page = catalogListQuery(filter, keys, LIMIT + 1, null, columns, catalogPageOutput(false), { splitNames: false, bound });
         }
-        const { sql, bindings } = contains ? withNamesVersion(page) : page;
+        const { sql, bindings } = contains ? withNamesVersion(page, catalogPageOutput(false)) : page;
         const pgSat = await direct(pgHandle.connectionString, data.dataDir, sql, bindings as unknown[], CONNECTIONS, seconds);
         const pgSerial = await direct(pgHandle.connectionString, data.dataDir, sql, bindings as unknown[], 1, Math.max(2, seconds / 2));
         results.set(t.name, { sat, steady, serial, pg: pgSat, pgSerial });

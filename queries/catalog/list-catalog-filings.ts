@@ -7,7 +7,7 @@ import { CatalogFiling, catalogListColumns, catalogPageOutput, keysetPositionOf,
 import { CatalogListQuery, MANY_NAMES, catalogFilter, checkCombination, sortKeys, type CatalogFilter } from './catalog-filters';
 import { catalogListQuery, type CatalogListStatement, type PageShape } from './catalog-list-query';
 import { canViewSerff, type Principal } from '../../src/identity/principal';
-import { CatalogNames, NAMES_VERSION_COLUMN, withNamesVersion, type NameLists } from './catalog-names-cache';
+import { CatalogNames, splitNamesVersion, withNamesVersion, type NameLists } from './catalog-names-cache';
 import type { KeysetPosition, SortKey } from './keyset';
 import { PageBounds } from './page-bounds';
 
@@ -38,6 +38,8 @@ type PageStatement = (filter: CatalogFilter, shape?: PageShape) => CatalogListSt
  */
 interface PageRead {
   build: PageStatement;
+  /** The columns each row returns. */
+  output: readonly string[];
   fetched: number;
   keys: SortKey[];
   first: boolean;
@@ -65,40 +67,43 @@ export class ListCatalogFilingsRoute implements RouteModule {
    * page is exact; otherwise it is read again with the reloaded names.
    */
   private async pageRows(query: CatalogListQuery, principal: Principal, read: PageRead): Promise<CatalogListRow[]> {
-    if (!query.companyNameContains && !query.productNameContains) return this.readPage(await catalogFilter(this.knex, query, principal), read);
+    if (!query.companyNameContains && !query.productNameContains) return (await this.readPage(await catalogFilter(this.knex, query, principal), read)).rows;
     let names = await this.names.current();
     for (let attempt = 1; attempt <= NAME_ATTEMPTS; attempt++) {
-      const rows = await this.readPage<CatalogListRow & { [NAMES_VERSION_COLUMN]: string | null }>(await catalogFilter(this.knex, query, principal, names), read, withNamesVersion);
-      const pageVersion = rows.length ? rows[0][NAMES_VERSION_COLUMN] : null;
-      const page = rows[0]?.list_record === null ? [] : rows;
-      if (pageVersion === names.version) return page;
+      const page = await this.readPage(await catalogFilter(this.knex, query, principal, names), read, true);
+      if (page.namesVersion === names.version) return page.rows;
       const reloaded = await this.names.loadAfter(this.names.mark());
-      if (sameMatches(names, reloaded, query)) return page;
+      if (sameMatches(names, reloaded, query)) return page.rows;
       names = reloaded;
     }
     // Names keep arriving that match the term: look them up in Postgres for this request.
-    return this.readPage(await catalogFilter(this.knex, query, principal), read);
+    return (await this.readPage(await catalogFilter(this.knex, query, principal), read)).rows;
   }
 
   /**
-   * Runs the page's statement (`wrap`: what the statement also returns). A first page that would be a
-   * union of per-name ranges is read through its bound when one is known (page-bounds.ts).
+   * Runs the page's statement, with the names version of its snapshot when `versioned`
+   * (withNamesVersion). A first page that would be a union of per-name ranges is read through its bound
+   * when one is known (page-bounds.ts).
    */
-  private async readPage<R extends CatalogListRow>(filter: CatalogFilter, read: PageRead, wrap: (s: CatalogListStatement) => CatalogListStatement = (s) => s): Promise<R[]> {
-    const run = (s: CatalogListStatement) => queryPreparedSql<R>(this.knex, s.sql, s.bindings);
-    if (!filter.byName || !read.first) return run(wrap(read.build(filter)));
+  private async readPage(filter: CatalogFilter, read: PageRead, versioned = false): Promise<{ rows: CatalogListRow[]; namesVersion: string | null }> {
+    const run = async (s: CatalogListStatement) => {
+      if (!versioned) return { rows: await queryPreparedSql<CatalogListRow>(this.knex, s.sql, s.bindings), namesVersion: null };
+      const v = withNamesVersion(s, read.output);
+      return splitNamesVersion(await queryPreparedSql<CatalogListRow>(this.knex, v.sql, v.bindings));
+    };
+    if (!filter.byName || !read.first) return run(read.build(filter));
     const key = `${read.serff}|${JSON.stringify(read.request)}`;
     const bound = this.bounds.get(key);
     if (bound !== undefined) {
-      const rows = await run(wrap(read.build(filter, { splitNames: false, bound })));
-      if (rows.length >= read.fetched) {
-        this.bounds.learn(key, rows[read.fetched - 1].list_record, read.keys[0]);
-        return rows;
+      const page = await run(read.build(filter, { splitNames: false, bound }));
+      if (page.rows.length >= read.fetched) {
+        this.bounds.learn(key, page.rows[read.fetched - 1].list_record, read.keys[0]);
+        return page;
       }
     }
-    const rows = await run(wrap(read.build(filter)));
-    this.bounds.learn(key, rows.length >= read.fetched ? rows[read.fetched - 1].list_record : null, read.keys[0]);
-    return rows;
+    const page = await run(read.build(filter));
+    this.bounds.learn(key, page.rows.length >= read.fetched ? page.rows[read.fetched - 1].list_record : null, read.keys[0]);
+    return page;
   }
 
   routes() {
@@ -126,7 +131,7 @@ export class ListCatalogFilingsRoute implements RouteModule {
           const after = decoded?.state ?? null;
           const build: PageStatement = (filter, shape) => catalogListQuery(filter, keys, limit + 1, after, columns, output, shape);
           const first = after === null && PageBounds.applies(keys);
-          const rows = await this.pageRows(query, principal, { build, fetched: limit + 1, keys, first, request, serff: canViewSerff(principal) });
+          const rows = await this.pageRows(query, principal, { build, output, fetched: limit + 1, keys, first, request, serff: canViewSerff(principal) });
           const page = rows.length > limit ? rows.slice(0, limit) : rows;
           let nextCursor: string | null = null;
           if (rows.length > limit) {

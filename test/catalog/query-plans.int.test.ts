@@ -118,7 +118,7 @@ describe('catalog query plans (50,000 filings)', function () {
       const contains = q.companyNameContains !== undefined || q.productNameContains !== undefined;
       const shape = list.bound ? { splitNames: false, bound: list.bound } : {};
       const page = catalogListQuery(await catalogFilter(knex, q, principal(list.serff ?? true), contains ? names : undefined), keys, 51, list.after ?? null, columns, catalogPageOutput(false), shape);
-      const { sql, bindings } = contains ? withNamesVersion(page) : page;
+      const { sql, bindings } = contains ? withNamesVersion(page, catalogPageOutput(false)) : page;
       const res = await knex.raw(`explain (analyze, costs off, timing off, summary off) ${sql.replace(/\$(\d+)/g, '?')}`, bindings as never);
       const plan = (res.rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
       if (!list.unindexed) assert.doesNotMatch(plan, new RegExp(`Seq Scan on ${CATALOG_FILINGS}\\b`), `${list.title}:\n${plan}`);
