@@ -37,19 +37,29 @@ const LOAD_SQL = `select 'c' as "t", "name", "lower_name" from ${ident(CATALOG_C
  */
 const COUNT_SQL = `select ${VERSION_SQL} as "version", ${TABLES_SQL} as "tables", (select count(*) from ${ident(CATALOG_COMPANY_NAMES)})::int as "companies", (select count(*) from ${ident(CATALOG_PRODUCT_NAMES)})::int as "products"`;
 
-/** The column of a page row that carries the names version the page was read under. */
-export const NAMES_VERSION_COLUMN = 'names_version';
-
 /**
- * The page's statement, also returning the names version of its own snapshot in every row, and in
- * one row of nulls when the page is empty (a left join of the page to the one-row version). The page
- * keeps its plan and order: a lateral subquery without outer references, under a nested loop.
+ * The page's statement, also returning the names version of its own snapshot as one more row: the
+ * catalog checkpoint's xmin in the first of the page's `output` columns (the stored record), nulls in
+ * the others, appended to the page by UNION ALL. Not a column of every row (a lateral join of the page
+ * to the version cost ~20 us of Postgres per page, and node parsed the version 51 times). A stored
+ * record is a JSON object and the version is digits, so splitNamesVersion tells the row apart wherever
+ * the Append puts it; the page's rows keep their order (one child of the Append). No row at all when
+ * the catalog projection has no checkpoint yet: the version is then null, as the copy's.
  */
-export function withNamesVersion(statement: CatalogListStatement): CatalogListStatement {
+export function withNamesVersion(statement: CatalogListStatement, output: readonly string[]): CatalogListStatement {
+  let version = `select "xmin"::text as ${ident(output[0])}`;
+  for (const c of output.slice(1)) version += `, null::text as ${ident(c)}`;
   return {
-    sql: `select "p".*, "v".${ident(NAMES_VERSION_COLUMN)} from (select ${VERSION_SQL} as ${ident(NAMES_VERSION_COLUMN)}) as "v" left join lateral (${statement.sql}) as "p" on true`,
+    sql: `${version} from "projection_checkpoints" where "name" = '${CATALOG_PROJECTION}' union all (${statement.sql})`,
     bindings: statement.bindings,
   };
+}
+
+/** The page's rows and the names version withNamesVersion added to them (null: none). */
+export function splitNamesVersion<R extends { list_record: string }>(rows: R[]): { rows: R[]; namesVersion: string | null } {
+  const at = rows.findIndex((r) => !r.list_record.startsWith('{'));
+  if (at < 0) return { rows, namesVersion: null };
+  return { rows: at === 0 ? rows.slice(1) : [...rows.slice(0, at), ...rows.slice(at + 1)], namesVersion: rows[at].list_record };
 }
 
 /** The names as one load saw them. */

@@ -2,6 +2,7 @@ import { z } from '../../src/http/zod';
 import { FILING_TYPES_NORMALIZED, NORMALIZED_OUTCOMES } from '../../commands/catalog/catalog-enums';
 import { LIST_FIELDS } from '../../projections/catalog/catalog-list-record';
 import type { KeysetPosition, SortKey } from './keyset';
+import { isIsoDateFast as isIsoDate } from '../../commands/catalog/catalog-filing-fast-check';
 
 export interface CatalogRow {
   id: string;
@@ -59,12 +60,46 @@ export function catalogPageOutput(withDescription: boolean): string[] {
 
 const FIELD_OF_COLUMN = new Map<string, string>(LIST_FIELDS.map(([field, column]) => [column, field]));
 
+/** The list record's field for a column of catalog_filings. */
+export function recordFieldOf(column: string): string {
+  const field = FIELD_OF_COLUMN.get(column);
+  if (field === undefined) throw new Error(`column ${column} is not a list record field`);
+  return field;
+}
+
+/** The date columns of catalog_filings, which the list record holds as YYYY-MM-DD or null. */
+export const DATE_COLUMNS: ReadonlySet<string> = new Set(['submission_date', 'disposition_date', 'state_status_changed_date']);
+
+/**
+ * A date field of a stored list record, found where JSON.stringify writes it instead of parsing the
+ * whole record (the cursor of every page reads one). A quote inside a string value is always escaped,
+ * so `,"field":` only matches the field itself; anything unexpected is read by JSON.parse.
+ */
+export function recordDate(listRecord: string, column: string): string | null {
+  const field = recordFieldOf(column);
+  const at = listRecord.indexOf(`,"${field}":`);
+  if (at >= 0) {
+    const start = at + field.length + 4;
+    if (listRecord.startsWith('null', start)) return null;
+    const value = listRecord.slice(start + 1, start + 11);
+    if (listRecord[start] === '"' && listRecord[start + 11] === '"' && isIsoDate(value)) return value;
+  }
+  return (JSON.parse(listRecord) as Record<string, string | null>)[field] ?? null;
+}
+
+/** A record's id: its first field (LIST_FIELDS), a UUID. */
+const ID_PREFIX = '{"id":"';
+
 /**
  * The keyset position after a row, read from its stored record: the record's fields are the row's
  * columns as Postgres renders them (row_to_json; pinned by catalog-list-record.int.test.ts), dates as
- * YYYY-MM-DD, so the values compare in SQL exactly as the columns would.
+ * YYYY-MM-DD, so the values compare in SQL exactly as the columns would. Date keys and the id are read
+ * in place (recordDate); other keys parse the record.
  */
 export function keysetPositionOf(listRecord: string, keys: readonly SortKey[]): KeysetPosition {
+  if (listRecord.startsWith(ID_PREFIX) && listRecord[ID_PREFIX.length + 36] === '"' && keys.every((k) => DATE_COLUMNS.has(k.column))) {
+    return { v: keys.map((k) => recordDate(listRecord, k.column)), id: listRecord.slice(ID_PREFIX.length, ID_PREFIX.length + 36) };
+  }
   const record = JSON.parse(listRecord) as Record<string, string | null>;
   return {
     v: keys.map((k) => {

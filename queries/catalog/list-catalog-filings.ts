@@ -5,10 +5,11 @@ import type { CursorService } from '../../src/http/cursors';
 import { z } from '../../src/http/zod';
 import { CatalogFiling, catalogListColumns, catalogPageOutput, keysetPositionOf, listRecordText, type CatalogListRow } from './catalog-record';
 import { CatalogListQuery, MANY_NAMES, catalogFilter, checkCombination, sortKeys, type CatalogFilter } from './catalog-filters';
-import { catalogListQuery, type CatalogListStatement } from './catalog-list-query';
-import type { Principal } from '../../src/identity/principal';
-import { CatalogNames, NAMES_VERSION_COLUMN, withNamesVersion, type NameLists } from './catalog-names-cache';
-import type { KeysetPosition } from './keyset';
+import { catalogListQuery, type CatalogListStatement, type PageShape } from './catalog-list-query';
+import { canViewSerff, type Principal } from '../../src/identity/principal';
+import { CatalogNames, splitNamesVersion, withNamesVersion, type NameLists } from './catalog-names-cache';
+import type { KeysetPosition, SortKey } from './keyset';
+import { PageBounds } from './page-bounds';
 
 /** GET cursors of the catalog list; the search endpoint uses its own kind, so they never interchange. */
 export const CATALOG_LIST_CURSOR = 'catalog.filings.get';
@@ -28,11 +29,30 @@ function sameMatches(a: NameLists, b: NameLists, q: CatalogListQuery): boolean {
   );
 }
 
+/** Builds the page's statement for a resolved filter. */
+type PageStatement = (filter: CatalogFilter, shape?: PageShape) => CatalogListStatement;
+
+/**
+ * What the page reads: `fetched` rows (the page and one more) in `keys` order. `first`: a first page in an
+ * order that can have a bound (page-bounds.ts), keyed by `request` and whether the caller sees SERFF filings.
+ */
+interface PageRead {
+  build: PageStatement;
+  /** The columns each row returns. */
+  output: readonly string[];
+  fetched: number;
+  keys: SortKey[];
+  first: boolean;
+  request: unknown;
+  serff: boolean;
+}
+
 const CatalogPage = z.object({ filings: z.array(CatalogFiling), nextCursor: z.string().nullable() }).openapi('CatalogFilingPage');
 
 /** GET /insurance/filings and /filings: the catalog browsed by metadata, as a live keyset. */
 export class ListCatalogFilingsRoute implements RouteModule {
   private readonly names: CatalogNames;
+  private readonly bounds = new PageBounds();
 
   constructor(private readonly knex: Knex, private readonly cursors: CursorService) {
     this.names = new CatalogNames(knex);
@@ -46,25 +66,44 @@ export class ListCatalogFilingsRoute implements RouteModule {
    * reload matches the terms to the same names as the copy did, the page's snapshot did too and the
    * page is exact; otherwise it is read again with the reloaded names.
    */
-  private async pageRows(query: CatalogListQuery, principal: Principal, build: (filter: CatalogFilter) => CatalogListStatement): Promise<CatalogListRow[]> {
-    if (!query.companyNameContains && !query.productNameContains) {
-      const statement = build(await catalogFilter(this.knex, query, principal));
-      return queryPreparedSql<CatalogListRow>(this.knex, statement.sql, statement.bindings);
-    }
+  private async pageRows(query: CatalogListQuery, principal: Principal, read: PageRead): Promise<CatalogListRow[]> {
+    if (!query.companyNameContains && !query.productNameContains) return (await this.readPage(await catalogFilter(this.knex, query, principal), read)).rows;
     let names = await this.names.current();
     for (let attempt = 1; attempt <= NAME_ATTEMPTS; attempt++) {
-      const statement = withNamesVersion(build(await catalogFilter(this.knex, query, principal, names)));
-      const rows = await queryPreparedSql<CatalogListRow & { [NAMES_VERSION_COLUMN]: string | null }>(this.knex, statement.sql, statement.bindings);
-      const pageVersion = rows.length ? rows[0][NAMES_VERSION_COLUMN] : null;
-      const page = rows[0]?.list_record === null ? [] : rows;
-      if (pageVersion === names.version) return page;
+      const page = await this.readPage(await catalogFilter(this.knex, query, principal, names), read, true);
+      if (page.namesVersion === names.version) return page.rows;
       const reloaded = await this.names.loadAfter(this.names.mark());
-      if (sameMatches(names, reloaded, query)) return page;
+      if (sameMatches(names, reloaded, query)) return page.rows;
       names = reloaded;
     }
     // Names keep arriving that match the term: look them up in Postgres for this request.
-    const statement = build(await catalogFilter(this.knex, query, principal));
-    return queryPreparedSql<CatalogListRow>(this.knex, statement.sql, statement.bindings);
+    return (await this.readPage(await catalogFilter(this.knex, query, principal), read)).rows;
+  }
+
+  /**
+   * Runs the page's statement, with the names version of its snapshot when `versioned`
+   * (withNamesVersion). A first page that would be a union of per-name ranges is read through its bound
+   * when one is known (page-bounds.ts).
+   */
+  private async readPage(filter: CatalogFilter, read: PageRead, versioned = false): Promise<{ rows: CatalogListRow[]; namesVersion: string | null }> {
+    const run = async (s: CatalogListStatement) => {
+      if (!versioned) return { rows: await queryPreparedSql<CatalogListRow>(this.knex, s.sql, s.bindings), namesVersion: null };
+      const v = withNamesVersion(s, read.output);
+      return splitNamesVersion(await queryPreparedSql<CatalogListRow>(this.knex, v.sql, v.bindings));
+    };
+    if (!filter.byName || !read.first) return run(read.build(filter));
+    const key = `${read.serff}|${JSON.stringify(read.request)}`;
+    const bound = this.bounds.get(key);
+    if (bound !== undefined) {
+      const page = await run(read.build(filter, { splitNames: false, bound }));
+      if (page.rows.length >= read.fetched) {
+        this.bounds.learn(key, page.rows[read.fetched - 1].list_record, read.keys[0]);
+        return page;
+      }
+    }
+    const page = await run(read.build(filter));
+    this.bounds.learn(key, page.rows.length >= read.fetched ? page.rows[read.fetched - 1].list_record : null, read.keys[0]);
+    return page;
   }
 
   routes() {
@@ -89,7 +128,10 @@ export class ListCatalogFilingsRoute implements RouteModule {
           const withDescription = query.source?.length === 1 && query.sourceReference?.length === 1;
           const columns = catalogListColumns(keys.map((k) => k.column), withDescription);
           const output = catalogPageOutput(withDescription);
-          const rows = await this.pageRows(query, principal, (filter) => catalogListQuery(filter, keys, limit + 1, decoded?.state ?? null, columns, output));
+          const after = decoded?.state ?? null;
+          const build: PageStatement = (filter, shape) => catalogListQuery(filter, keys, limit + 1, after, columns, output, shape);
+          const first = after === null && PageBounds.applies(keys);
+          const rows = await this.pageRows(query, principal, { build, output, fetched: limit + 1, keys, first, request, serff: canViewSerff(principal) });
           const page = rows.length > limit ? rows.slice(0, limit) : rows;
           let nextCursor: string | null = null;
           if (rows.length > limit) {

@@ -248,4 +248,35 @@ describe('catalog: GET /insurance/filings and /filings/{id}', function () {
     assert.equal(new Set(seen).size, seen.length, 'no duplicates');
     assert.ok(seen.includes(arrivals[2].id as string) && seen.includes(arrivals[1].id as string), 'new names after the cursor appear');
   });
+  it('rule: a repeated first page of a ...Contains term that matched a few names stays exact as filings arrive, move and lose their dates', async () => {
+    // Read through a bound learned from the previous read (queries/catalog/page-bounds.ts); the same names
+    // given exactly are read without one.
+    const names = ['Quillon North', 'Quillon South', 'Quillon East'];
+    const recs = [
+      catalogFiling({ companyName: names[0], submissionDate: '2025-06-03' }),
+      catalogFiling({ companyName: names[1], submissionDate: '2025-06-02' }),
+      catalogFiling({ companyName: names[2], submissionDate: '2025-06-01' }),
+      catalogFiling({ companyName: names[0], submissionDate: '2025-05-01' }),
+      catalogFiling({ companyName: names[1], submissionDate: null }),
+    ];
+    const imported = async (records: Rec[]) => assert.equal((await importRecords(t.rt, records)).failed, 0);
+    await imported(recs);
+    const exact = names.map((n) => `companyName=${encodeURIComponent(n)}`).join('&');
+    const same = async (why: string) => {
+      for (const extra of ['', '&sort=submissionDate', '&sort=-dispositionDate']) {
+        for (let read = 0; read < 2; read++) {
+          const [a, b] = [await get(full, `/insurance/filings?companyNameContains=quillon&limit=2${extra}`), await get(full, `/insurance/filings?${exact}&limit=2${extra}`)];
+          assert.deepEqual(ids(a), ids(b), `${why}${extra}`);
+          assert.equal(a.body.nextCursor === null, b.body.nextCursor === null, `${why}${extra}`);
+        }
+      }
+    };
+    await same('first reads');
+    await imported([catalogFiling({ companyName: names[1], submissionDate: '2026-01-01' })]);
+    await same('a newer filing arrived');
+    await imported([{ ...recs[0], submissionDate: '2020-01-01' }, { ...recs[1], submissionDate: null }]);
+    await same('filings of the page moved past the bound');
+    await imported([{ ...recs[2], submissionDate: null }, { ...recs[3], submissionDate: null }]);
+    await same('most filings lost their dates');
+  });
 });
