@@ -9,8 +9,6 @@ import { catalogListQuery } from '../../queries/catalog/catalog-list-query';
 import type { KeysetPosition } from '../../queries/catalog/keyset';
 import { catalogListColumns, catalogPageOutput } from '../../queries/catalog/catalog-record';
 import { CatalogNames, withNamesVersion } from '../../queries/catalog/catalog-names-cache';
-import { PageBounds } from '../../queries/catalog/page-bounds';
-import { recordDate } from '../../queries/catalog/catalog-record';
 import { catalogBenchData } from '../support/catalog-data';
 import { BIN, load, rssMb, startServerProcess, type LoadResult } from '../support/load';
 import { cpuSeconds, postgresCpuSeconds } from '../support/process-cpu';
@@ -175,14 +173,7 @@ export const scenario: BenchScenario = {
         // the names version (queries/catalog/catalog-names-cache.ts).
         const contains = q.companyNameContains !== undefined || q.productNameContains !== undefined;
         const filter = await catalogFilter(knex, q, PRINCIPAL, contains ? await names.current() : undefined);
-        let page = catalogListQuery(filter, keys, LIMIT + 1, t.after, columns, catalogPageOutput(false));
-        // A repeated first page of a union of per-name ranges is read through the bound its previous read left
-        // (queries/catalog/page-bounds.ts): that statement, with the bound the union gives.
-        if (filter.byName && !t.after && PageBounds.applies(keys)) {
-          const rows = (await knex.raw(page.sql.replace(/\$(\d+)/g, '?'), page.bindings as never)).rows as { list_record: string }[];
-          const bound = rows.length > LIMIT ? recordDate(rows[LIMIT].list_record, keys[0].column) : null;
-          if (bound !== null) page = catalogListQuery(filter, keys, LIMIT + 1, null, columns, catalogPageOutput(false), { splitNames: false, bound });
-        }
+        const page = catalogListQuery(filter, keys, LIMIT + 1, t.after, columns, catalogPageOutput(false));
         const { sql, bindings } = contains ? withNamesVersion(page, catalogPageOutput(false)) : page;
         const pgSat = await direct(pgHandle.connectionString, data.dataDir, sql, bindings as unknown[], CONNECTIONS, seconds);
         const pgSerial = await direct(pgHandle.connectionString, data.dataDir, sql, bindings as unknown[], 1, Math.max(2, seconds / 2));

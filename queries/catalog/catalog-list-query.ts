@@ -3,18 +3,9 @@ import type { CatalogFilter } from './catalog-filters';
 import { afterBranches, orderBySql, type KeysetBranch, type KeysetPosition, type SortKey } from './keyset';
 import { SqlParams, whereClause } from './sql-params';
 import { ident } from '../../infra/postgres/sql-ident';
-import { boundPredicate, type PageBound } from './page-bounds';
 
 /** Beyond this many UNION ALL branches, planning the page costs more than the per-name ranges save. */
 const MAX_NAME_BRANCHES = 48;
-
-/** How a page is read, beyond its filter, order and position. */
-export interface PageShape {
-  /** False: matched names as one `in (...)` filter even when the filter offers a union of per-name ranges. */
-  splitNames?: boolean;
-  /** Only rows up to this value of the first sort key: a bound known to hold the page (page-bounds.ts). */
-  bound?: PageBound;
-}
 
 /** A statement with `$n` placeholders and its values, as pg runs it. */
 export interface CatalogListStatement {
@@ -44,7 +35,6 @@ export function catalogListQuery(
   after: KeysetPosition | null,
   columns: readonly string[] = ['*'],
   output?: readonly string[],
-  shape: PageShape = {},
 ): CatalogListStatement {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`page size ${limit} is not a positive integer`);
   const p = new SqlParams();
@@ -54,11 +44,10 @@ export function catalogListQuery(
   const branches: (KeysetBranch | undefined)[] = after ? afterBranches(keys, after) : [undefined];
   // A few matched names: one branch per name (and keyset branch), each an index range of (name, sort...),
   // so the page reads about `limit` rows instead of filtering the list's index walk by substring.
-  const byName = shape.splitNames !== false && filter.byName && filter.byName.names.length * branches.length <= MAX_NAME_BRANCHES ? filter.byName : null;
-  const bound = shape.bound ? [boundPredicate(keys[0], shape.bound)] : [];
+  const byName = filter.byName && filter.byName.names.length * branches.length <= MAX_NAME_BRANCHES ? filter.byName : null;
   const predicates = byName
-    ? byName.names.flatMap((name) => branches.map((b) => [...byName.where(p, name), ...(b?.(p) ?? []), ...bound]))
-    : branches.map((b) => [...filter.where(p), ...(b?.(p) ?? []), ...bound]);
+    ? byName.names.flatMap((name) => branches.map((b) => [...byName.where(p, name), ...(b?.(p) ?? [])]))
+    : branches.map((b) => [...filter.where(p), ...(b?.(p) ?? [])]);
   // Merged branches select `columns` (the sort columns and id, for the outer ORDER BY); the page returns
   // `output` (default: the same).
   const sql =

@@ -5,11 +5,10 @@ import type { CursorService } from '../../src/http/cursors';
 import { z } from '../../src/http/zod';
 import { CatalogFiling, catalogListColumns, catalogPageOutput, keysetPositionOf, listRecordText, type CatalogListRow } from './catalog-record';
 import { CatalogListQuery, MANY_NAMES, catalogFilter, checkCombination, sortKeys, type CatalogFilter } from './catalog-filters';
-import { catalogListQuery, type CatalogListStatement, type PageShape } from './catalog-list-query';
-import { canViewSerff, type Principal } from '../../src/identity/principal';
+import { catalogListQuery, type CatalogListStatement } from './catalog-list-query';
+import type { Principal } from '../../src/identity/principal';
 import { CatalogNames, splitNamesVersion, withNamesVersion, type NameLists } from './catalog-names-cache';
-import type { KeysetPosition, SortKey } from './keyset';
-import { PageBounds } from './page-bounds';
+import type { KeysetPosition } from './keyset';
 
 /** GET cursors of the catalog list; the search endpoint uses its own kind, so they never interchange. */
 export const CATALOG_LIST_CURSOR = 'catalog.filings.get';
@@ -30,21 +29,12 @@ function sameMatches(a: NameLists, b: NameLists, q: CatalogListQuery): boolean {
 }
 
 /** Builds the page's statement for a resolved filter. */
-type PageStatement = (filter: CatalogFilter, shape?: PageShape) => CatalogListStatement;
+type PageStatement = (filter: CatalogFilter) => CatalogListStatement;
 
-/**
- * What the page reads: `fetched` rows (the page and one more) in `keys` order. `first`: a first page in an
- * order that can have a bound (page-bounds.ts), keyed by `request` and whether the caller sees SERFF filings.
- */
+/** What the page reads: its statement for a filter, and the columns each row returns. */
 interface PageRead {
   build: PageStatement;
-  /** The columns each row returns. */
   output: readonly string[];
-  fetched: number;
-  keys: SortKey[];
-  first: boolean;
-  request: unknown;
-  serff: boolean;
 }
 
 const CatalogPage = z.object({ filings: z.array(CatalogFiling), nextCursor: z.string().nullable() }).openapi('CatalogFilingPage');
@@ -52,7 +42,6 @@ const CatalogPage = z.object({ filings: z.array(CatalogFiling), nextCursor: z.st
 /** GET /insurance/filings and /filings: the catalog browsed by metadata, as a live keyset. */
 export class ListCatalogFilingsRoute implements RouteModule {
   private readonly names: CatalogNames;
-  private readonly bounds = new PageBounds();
 
   constructor(private readonly knex: Knex, private readonly cursors: CursorService) {
     this.names = new CatalogNames(knex);
@@ -80,30 +69,12 @@ export class ListCatalogFilingsRoute implements RouteModule {
     return (await this.readPage(await catalogFilter(this.knex, query, principal), read)).rows;
   }
 
-  /**
-   * Runs the page's statement, with the names version of its snapshot when `versioned`
-   * (withNamesVersion). A first page that would be a union of per-name ranges is read through its bound
-   * when one is known (page-bounds.ts).
-   */
+  /** Runs the page's statement, with the names version of its snapshot when `versioned` (withNamesVersion). */
   private async readPage(filter: CatalogFilter, read: PageRead, versioned = false): Promise<{ rows: CatalogListRow[]; namesVersion: string | null }> {
-    const run = async (s: CatalogListStatement) => {
-      if (!versioned) return { rows: await queryPreparedSql<CatalogListRow>(this.knex, s.sql, s.bindings), namesVersion: null };
-      const v = withNamesVersion(s, read.output);
-      return splitNamesVersion(await queryPreparedSql<CatalogListRow>(this.knex, v.sql, v.bindings));
-    };
-    if (!filter.byName || !read.first) return run(read.build(filter));
-    const key = `${read.serff}|${JSON.stringify(read.request)}`;
-    const bound = this.bounds.get(key);
-    if (bound !== undefined) {
-      const page = await run(read.build(filter, { splitNames: false, bound }));
-      if (page.rows.length >= read.fetched) {
-        this.bounds.learn(key, page.rows[read.fetched - 1].list_record, read.keys[0]);
-        return page;
-      }
-    }
-    const page = await run(read.build(filter));
-    this.bounds.learn(key, page.rows.length >= read.fetched ? page.rows[read.fetched - 1].list_record : null, read.keys[0]);
-    return page;
+    const s = read.build(filter);
+    if (!versioned) return { rows: await queryPreparedSql<CatalogListRow>(this.knex, s.sql, s.bindings), namesVersion: null };
+    const v = withNamesVersion(s, read.output);
+    return splitNamesVersion(await queryPreparedSql<CatalogListRow>(this.knex, v.sql, v.bindings));
   }
 
   routes() {
@@ -129,9 +100,8 @@ export class ListCatalogFilingsRoute implements RouteModule {
           const columns = catalogListColumns(keys.map((k) => k.column), withDescription);
           const output = catalogPageOutput(withDescription);
           const after = decoded?.state ?? null;
-          const build: PageStatement = (filter, shape) => catalogListQuery(filter, keys, limit + 1, after, columns, output, shape);
-          const first = after === null && PageBounds.applies(keys);
-          const rows = await this.pageRows(query, principal, { build, output, fetched: limit + 1, keys, first, request, serff: canViewSerff(principal) });
+          const build: PageStatement = (filter) => catalogListQuery(filter, keys, limit + 1, after, columns, output);
+          const rows = await this.pageRows(query, principal, { build, output });
           const page = rows.length > limit ? rows.slice(0, limit) : rows;
           let nextCursor: string | null = null;
           if (rows.length > limit) {

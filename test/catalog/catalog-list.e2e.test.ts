@@ -249,8 +249,7 @@ describe('catalog: GET /insurance/filings and /filings/{id}', function () {
     assert.ok(seen.includes(arrivals[2].id as string) && seen.includes(arrivals[1].id as string), 'new names after the cursor appear');
   });
   it('rule: a repeated first page of a ...Contains term that matched a few names stays exact as filings arrive, move and lose their dates', async () => {
-    // Read through a bound learned from the previous read (queries/catalog/page-bounds.ts); the same names
-    // given exactly are read without one.
+    // The term's page (a union of per-name ranges) against the same names given exactly (one filter).
     const names = ['Quillon North', 'Quillon South', 'Quillon East'];
     const recs = [
       catalogFiling({ companyName: names[0], submissionDate: '2025-06-03' }),
