@@ -9,21 +9,15 @@ import { Client } from '@elastic/elasticsearch';
 import { ElasticsearchSearchIndex } from '../../infra/search/elasticsearch-search-index';
 import { buildSearchQuery } from '../../queries/search/search-query';
 import { QUERIES } from '../scenarios/search';
-import { cpuSeconds } from './process-cpu';
+import { cpuMsOf, ownCpuMs } from './process-cpu';
 import { matchedPagesRequest } from '../../infra/search/elasticsearch/matched-pages';
 
 const [alias = 'ifrs-bench-search-100000', repsArg = '20'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const reps = Number(repsArg);
 const passages = !process.argv.includes('--no-passages');
 const pid = Number(process.env.ES_PID);
-const esMs = () => {
-  const c = cpuSeconds(pid);
-  return (c.user + c.sys) * 1000;
-};
-const nodeMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
+const esMs = () => cpuMsOf(pid);
+const nodeMs = ownCpuMs;
 
 type Req = Record<string, unknown>;
 

@@ -11,20 +11,14 @@ import { ElasticsearchSearchIndex } from '../../infra/search/elasticsearch-searc
 import { buildSearchQuery } from '../../queries/search/search-query';
 import { QUERIES } from '../scenarios/search';
 import { benchCatalogFor, type BenchCatalog } from './es-catalog-records';
-import { cpuSeconds } from './process-cpu';
+import { cpuMsOf, ownCpuMs } from './process-cpu';
 
 const [alias = 'ifrs-bench-search-100000', runsArg = '5'] = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const runs = Number(runsArg);
 const modes = process.argv.includes('--both') ? [false, true] : [process.argv.includes('--passages')];
 const pid = Number(process.env.ES_PID);
-const esMs = () => {
-  const c = cpuSeconds(pid);
-  return (c.user + c.sys) * 1000;
-};
-const nodeMs = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
+const esMs = () => cpuMsOf(pid);
+const nodeMs = ownCpuMs;
 
 async function main(): Promise<void> {
   const client = new Client({ node: process.env.ELASTICSEARCH_URL! });

@@ -73,3 +73,15 @@ export function reapedChildrenCpuSeconds(): number {
   const f = statFields(process.pid);
   return f ? (Number(f[13]) + Number(f[14])) / 100 : NaN;
 }
+
+/** User + system CPU of a process, in milliseconds (cpuSeconds). */
+export function cpuMsOf(pid: number): number {
+  const c = cpuSeconds(pid);
+  return (c.user + c.sys) * 1000;
+}
+
+/** User + system CPU of this node process so far, in milliseconds. */
+export function ownCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
