@@ -19,9 +19,17 @@ let scratch = Buffer.allocUnsafeSlow(64 * 1024);
  */
 export function utf8Join(parts: readonly string[]): Buffer {
   let units = 0;
-  for (let i = 0; i < parts.length; i++) units += parts[i].length;
+  let split = false;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    units += part.length;
+    // A part ending in a high surrogate may pair with the next part's first unit: encoded on its own it
+    // would be U+FFFD, joined it is one character. Never so for whole JSON records, but kept exact.
+    const last = part.length ? part.charCodeAt(part.length - 1) : 0;
+    if (last >= 0xd800 && last <= 0xdbff) split = true;
+  }
   const bound = units * MAX_BYTES_PER_UNIT;
-  if (bound > SCRATCH_MAX) return Buffer.from(parts.join(''), 'utf8');
+  if (split || bound > SCRATCH_MAX) return Buffer.from(parts.join(''), 'utf8');
   if (scratch.length < bound) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(bound, scratch.length * 2)));
   let at = 0;
   for (let i = 0; i < parts.length; i++) at += scratch.write(parts[i], at, 'utf8');
