@@ -112,7 +112,10 @@ export class ListCatalogFilingsRoute implements RouteModule {
           // The records are stored as JSON text (catalog-record.ts): the page is assembled around them,
           // straight into its UTF-8 bytes (utf8Join).
           const parts: string[] = ['{"filings":['];
-          for (let i = 0; i < page.length; i++) parts.push(i ? ',' : '', listRecordText(page[i], withDescription));
+          for (let i = 0; i < page.length; i++) {
+            if (i) parts.push(',');
+            parts.push(listRecordText(page[i], withDescription));
+          }
           parts.push(`],"nextCursor":${JSON.stringify(nextCursor)}}`);
           return { json: utf8Join(parts) };
         },

@@ -12,6 +12,11 @@ const MAX_BYTES_PER_UNIT = 3;
 
 let scratch = Buffer.allocUnsafeSlow(64 * 1024);
 
+/** Buffer's own UTF-8 writer (what `write(s, at, 'utf8')` ends in, without its argument handling per call). */
+interface Utf8Writer {
+  utf8Write(text: string, offset: number): number;
+}
+
 /**
  * `parts.join('')` as UTF-8, exactly as Buffer.from (and a string write to a socket) would encode it (a
  * lone surrogate becomes U+FFFD in all three). The buffer returned is the caller's own: the scratch is
@@ -32,6 +37,11 @@ export function utf8Join(parts: readonly string[]): Buffer {
   if (split || bound > SCRATCH_MAX) return Buffer.from(parts.join(''), 'utf8');
   if (scratch.length < bound) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(bound, scratch.length * 2)));
   let at = 0;
-  for (let i = 0; i < parts.length; i++) at += scratch.write(parts[i], at, 'utf8');
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    // Separators are most of the parts: a byte store instead of a call into the encoder.
+    if (part.length === 1 && part.charCodeAt(0) < 0x80) scratch[at++] = part.charCodeAt(0);
+    else at += (scratch as Utf8Writer).utf8Write(part, at);
+  }
   return Buffer.from(scratch.subarray(0, at));
 }
