@@ -10,12 +10,13 @@ const SCRATCH_MAX = 1024 * 1024;
 /** UTF-8 needs at most 3 bytes per UTF-16 code unit (a surrogate pair: 4 bytes for 2 units). */
 const MAX_BYTES_PER_UNIT = 3;
 
-let scratch = Buffer.allocUnsafeSlow(64 * 1024);
-
 /** Buffer's own UTF-8 writer (what `write(s, at, 'utf8')` ends in, without its argument handling per call). */
 interface Utf8Writer {
   utf8Write(text: string, offset: number): number;
 }
+
+const scratchOf = (bytes: number) => Buffer.allocUnsafeSlow(bytes) as Buffer & Utf8Writer;
+let scratch = scratchOf(64 * 1024);
 
 /**
  * `parts.join('')` as UTF-8, exactly as Buffer.from (and a string write to a socket) would encode it (a
@@ -35,13 +36,13 @@ export function utf8Join(parts: readonly string[]): Buffer {
   }
   const bound = units * MAX_BYTES_PER_UNIT;
   if (split || bound > SCRATCH_MAX) return Buffer.from(parts.join(''), 'utf8');
-  if (scratch.length < bound) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(bound, scratch.length * 2)));
+  if (scratch.length < bound) scratch = scratchOf(Math.min(SCRATCH_MAX, Math.max(bound, scratch.length * 2)));
   let at = 0;
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i];
     // Separators are most of the parts: a byte store instead of a call into the encoder.
     if (part.length === 1 && part.charCodeAt(0) < 0x80) scratch[at++] = part.charCodeAt(0);
-    else at += (scratch as Utf8Writer).utf8Write(part, at);
+    else at += scratch.utf8Write(part, at);
   }
   return Buffer.from(scratch.subarray(0, at));
 }
