@@ -3,7 +3,6 @@ import { queryPreparedSql } from '../../infra/postgres/prepared';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import type { CursorService } from '../../src/http/cursors';
 import { z } from '../../src/http/zod';
-import { utf8Join } from '../../src/http/utf8-join';
 import { CatalogFiling, catalogListColumns, catalogPageOutput, keysetPositionOf, listRecordText, type CatalogListRow } from './catalog-record';
 import { CatalogListQuery, MANY_NAMES, catalogFilter, checkCombination, sortKeys, type CatalogFilter } from './catalog-filters';
 import { catalogListQuery, type CatalogListStatement } from './catalog-list-query';
@@ -109,15 +108,10 @@ export class ListCatalogFilingsRoute implements RouteModule {
             const last = page[page.length - 1];
             nextCursor = await this.cursors.encode<KeysetPosition>(binding, keysetPositionOf(last.list_record, keys), decoded?.issuedAt);
           }
-          // The records are stored as JSON text (catalog-record.ts): the page is assembled around them,
-          // straight into its UTF-8 bytes (utf8Join).
-          const parts: string[] = ['{"filings":['];
-          for (let i = 0; i < page.length; i++) {
-            if (i) parts.push(',');
-            parts.push(listRecordText(page[i], withDescription));
-          }
-          parts.push(`],"nextCursor":${JSON.stringify(nextCursor)}}`);
-          return { json: utf8Join(parts) };
+          // The records are stored as JSON text (catalog-record.ts): the page is assembled around them.
+          let json = '{"filings":[';
+          for (let i = 0; i < page.length; i++) json += (i ? ',' : '') + listRecordText(page[i], withDescription);
+          return { json: `${json}],"nextCursor":${JSON.stringify(nextCursor)}}` };
         },
       }),
     ];

@@ -153,10 +153,10 @@ function sendJson(res: Response, status: number, body: unknown): void {
   sendJsonText(res, status, JSON.stringify(body));
 }
 
-function sendJsonText(res: Response, status: number, json: string | Buffer): void {
+function sendJsonText(res: Response, status: number, json: string): void {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', typeof json === 'string' ? Buffer.byteLength(json) : json.length);
+  res.setHeader('Content-Length', Buffer.byteLength(json));
   res.end(json);
 }
 

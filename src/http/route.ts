@@ -8,11 +8,8 @@ export interface Reply {
   status?: number;
   headers?: Record<string, string>;
   body?: unknown;
-  /**
-   * The body already serialized as JSON (a read model that stores its records as JSON text), as text or
-   * as its UTF-8 bytes (utf8Join); sent as is.
-   */
-  json?: string | Buffer;
+  /** The body already serialized as JSON (a read model that renders its records in SQL); sent as is. */
+  json?: string;
   /** Raw bytes or a stream response handled by the route itself. */
   handled?: boolean;
 }
