@@ -7,6 +7,8 @@ import { ident } from '../../infra/postgres/sql-ident';
 /** Beyond this many UNION ALL branches, planning the page costs more than the per-name ranges save. */
 const MAX_NAME_BRANCHES = 48;
 
+const FROM_FILINGS = ` from ${ident(CATALOG_FILINGS)}`;
+
 /** A statement with `$n` placeholders and its values, as pg runs it. */
 export interface CatalogListStatement {
   sql: string;
@@ -40,7 +42,9 @@ export function catalogListQuery(
   const p = new SqlParams();
   const list = (cs: readonly string[]) => cs.map((c) => (c === '*' ? c : ident(c))).join(', ');
   const tail = `${orderBySql(keys)} limit ${limit}`;
-  const page = (predicates: string[], selected = columns) => `select ${list(selected)} from ${ident(CATALOG_FILINGS)}${whereClause(predicates)}${tail}`;
+  // Written once, not per branch: a ten-name page has ten branches.
+  const selectColumns = `select ${list(columns)}${FROM_FILINGS}`;
+  const page = (predicates: string[], select = selectColumns) => `${select}${whereClause(predicates)}${tail}`;
   const branches: (KeysetBranch | undefined)[] = after ? afterBranches(keys, after) : [undefined];
   // A few matched names: one branch per name (and keyset branch), each an index range of (name, sort...),
   // so the page reads about `limit` rows instead of filtering the list's index walk by substring.
@@ -52,7 +56,7 @@ export function catalogListQuery(
   // `output` (default: the same).
   const sql =
     predicates.length === 1
-      ? page(predicates[0], output ?? columns)
+      ? page(predicates[0], output ? `select ${list(output)}${FROM_FILINGS}` : selectColumns)
       : `select ${output ? list(output) : '*'} from (${predicates.map((w) => `(${page(w)})`).join(' union all ')}) as "after"${tail}`;
   return { sql, bindings: p.values };
 }
