@@ -7,7 +7,7 @@ import { START, comparePositions } from '../src/domain/events';
 import type { Logger } from '../src/logger';
 import type { Projector, TableNamer } from './projector';
 import type { SqlStatement } from './batch-sql';
-import { runScript } from './batch-script';
+import { runScript } from '../infra/postgres/sql-script';
 
 const SHADOW = '__rb';
 const SCHEMA_LOCK = 7262612;

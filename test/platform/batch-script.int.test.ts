@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import knexFactory, { type Knex } from 'knex';
-import { inlineStatement, runScript } from '../../projections/batch-script';
+import { inlineStatement, runScript } from '../../infra/postgres/sql-script';
 import { freshDatabaseUrl } from '../support/postgres';
 
 describe('multi-statement scripts (projector batches in one round trip)', function () {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { ScriptedProjector } from '../../projections/engine';
-import { runScript } from '../../projections/batch-script';
+import { runScript } from '../../infra/postgres/sql-script';
 import { ManagedFilingsProjector } from '../../projections/managed-filings/managed-filings-projector';
 import { ManagedFilingItemsProjector } from '../../projections/managed-filings/items-projector';
 import { ManagedFilingCommentsProjector } from '../../projections/managed-filings/comments-projector';
