@@ -21,7 +21,9 @@ export interface NameMatcher {
  * batches without new names (and for other projectors' events), which only costs a reload. A short
  * value: every row of a page carries it.
  */
-const VERSION_SQL = `(select "xmin"::text from "projection_checkpoints" where "name" = '${CATALOG_PROJECTION}')`;
+/** The catalog checkpoint's row, whose xmin is the names version (it moves whenever the projector writes). */
+const CHECKPOINT_ROW = `from "projection_checkpoints" where "name" = '${CATALOG_PROJECTION}'`;
+const VERSION_SQL = `(select "xmin"::text ${CHECKPOINT_ROW})`;
 
 /** Which tables hold the names: a rebuild swaps new ones in (whose names a new projector may spell differently). */
 const TABLES_SQL = `'${ident(CATALOG_COMPANY_NAMES)}'::regclass::oid::text || '/' || '${ident(CATALOG_PRODUCT_NAMES)}'::regclass::oid::text`;
@@ -50,7 +52,7 @@ export function withNamesVersion(statement: CatalogListStatement, output: readon
   let version = `select "xmin"::text as ${ident(output[0])}`;
   for (const c of output.slice(1)) version += `, null::text as ${ident(c)}`;
   return {
-    sql: `${version} from "projection_checkpoints" where "name" = '${CATALOG_PROJECTION}' union all (${statement.sql})`,
+    sql: `${version} ${CHECKPOINT_ROW} union all (${statement.sql})`,
     bindings: statement.bindings,
   };
 }
