@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import pg from 'pg';
 import type { CommandHandler } from '../command-handler';
 import type { EventStore } from '../../infra/eventstore/event-store';
 import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
+import { abortedByServer } from '../../infra/postgres/pg-errors';
 import { appendMany, type StreamAppend } from '../../infra/eventstore/postgres-bulk-append';
 import { fold, type Decider } from '../../src/domain/decider';
 import { ExpectedVersionConflict } from '../../src/domain/errors';
@@ -23,12 +23,6 @@ interface Job {
 }
 
 const MAX_CONFLICT_RETRIES = 5;
-
-/** A transaction the server aborted whole to resolve a deadlock or a serialization failure: safe to run again. */
-export function abortedByServer(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  return e instanceof pg.DatabaseError && (code === '40P01' || code === '40001');
-}
 
 /**
  * The import's command path in batches: the same decide/append-with-expected-version as

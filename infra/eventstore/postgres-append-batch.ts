@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import pg from 'pg';
 import { runScript } from '../postgres/sql-script';
 import { runStatement } from '../postgres/prepared';
+import { rolledBack } from '../postgres/pg-errors';
 
 /** A prepared append statement (fixed text) and one call's parameters. */
 export interface AppendCall {
@@ -36,15 +36,6 @@ function asText(v: unknown): unknown {
   if (v === null || v === undefined) return null;
   if (Array.isArray(v)) return `{${v.map((e) => (e === null || e === undefined ? 'NULL' : `"${String(e).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`)).join(',')}}`;
   return String(v);
-}
-
-/**
- * Whether a failed script certainly committed nothing: the server answered one of its statements with
- * an error (an SQLSTATE), other than a lost connection (class 08) or the server shutting down (57P0x).
- */
-export function rolledBack(e: unknown): boolean {
-  const code = (e as { code?: unknown }).code;
-  return e instanceof pg.DatabaseError && typeof code === 'string' && !code.startsWith('08') && !code.startsWith('57P0');
 }
 
 /**

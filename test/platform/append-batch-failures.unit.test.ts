@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { rolledBack } from '../../infra/eventstore/postgres-append-batch';
+import { rolledBack } from '../../infra/postgres/pg-errors';
 
 const dbError = (code: string) => Object.assign(new pg.DatabaseError('failed', 0, 'error'), { code });
 
