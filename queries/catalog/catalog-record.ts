@@ -61,21 +61,21 @@ export function catalogPageOutput(withDescription: boolean): string[] {
 const FIELD_OF_COLUMN = new Map<string, string>(LIST_FIELDS.map(([field, column]) => [column, field]));
 
 /** The list record's field for a column of catalog_filings. */
-export function recordFieldOf(column: string): string {
+function recordFieldOf(column: string): string {
   const field = FIELD_OF_COLUMN.get(column);
   if (field === undefined) throw new Error(`column ${column} is not a list record field`);
   return field;
 }
 
 /** The date columns of catalog_filings, which the list record holds as YYYY-MM-DD or null. */
-export const DATE_COLUMNS: ReadonlySet<string> = new Set(['submission_date', 'disposition_date', 'state_status_changed_date']);
+const DATE_COLUMNS: ReadonlySet<string> = new Set(['submission_date', 'disposition_date', 'state_status_changed_date']);
 
 /**
  * A date field of a stored list record, found where JSON.stringify writes it instead of parsing the
  * whole record (the cursor of every page reads one). A quote inside a string value is always escaped,
  * so `,"field":` only matches the field itself; anything unexpected is read by JSON.parse.
  */
-export function recordDate(listRecord: string, column: string): string | null {
+function recordDate(listRecord: string, column: string): string | null {
   const field = recordFieldOf(column);
   const at = listRecord.indexOf(`,"${field}":`);
   if (at >= 0) {
