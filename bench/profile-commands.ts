@@ -134,7 +134,7 @@ async function main() {
     const x1 = (await admin.query(`select xact_commit::bigint as c from pg_stat_database where datname = 'prof'`)).rows[0].c;
     const wal1 = (await admin.query(`select wal_records::bigint as r, wal_bytes::bigint as b, wal_write::bigint as w, wal_sync::bigint as s from pg_stat_wal`)).rows[0];
     const cmds = r.requests.total;
-    console.log(`\n== ${phase}: ${cmds} commands, ${Math.round(r.requests.average)}/s p50 ${r.latency.p50} p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}; window ${t0}-${t1}; load ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}`);
+    console.log(`\n== ${phase}: ${cmds} commands, ${Math.round(r.requests.average)}/s mean ${r.latency.mean.toFixed(2)} p50 ${r.latency.p50} p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}; window ${t0}-${t1}; load ${os.loadavg().map((v) => v.toFixed(1)).join(' ')}`);
     console.log(
       `per command: API ${(((node1 - node0) * TICK_MS) / cmds).toFixed(2)} ms (system ${(((split1.sys - split0.sys) * 1000) / cmds).toFixed(2)}), Postgres ${(((pg1 - pg0) * TICK_MS) / cmds).toFixed(2)} ms, load generator ${((self1.user + self1.system) / 1000 / cmds).toFixed(2)} ms, transactions ${((Number(x1) - Number(x0)) / cmds).toFixed(2)}, ` +
         `WAL records ${((Number(wal1.r) - Number(wal0.r)) / cmds).toFixed(1)}, bytes ${Math.round((Number(wal1.b) - Number(wal0.b)) / cmds)}, writes ${((Number(wal1.w) - Number(wal0.w)) / cmds).toFixed(2)}, syncs ${((Number(wal1.s) - Number(wal0.s)) / cmds).toFixed(2)}`,
