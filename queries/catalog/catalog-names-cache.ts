@@ -88,7 +88,7 @@ export class NameLists implements NameMatcher {
  * The catalog's distinct company and product names, kept in the API process: a `...Contains` term is
  * matched here (microseconds for thousands of names) instead of by a LIKE over the names tables, which
  * cost ~0.2 ms of Postgres and a round trip per request. Freshness is exact without another round
- * trip: the page's statement returns the names version of its snapshot (withNamesVersion), and the
+ * trip: the page's statement returns the names version of its snapshot (pageRecordsStatement), and the
  * route compares it to the version of the lists it matched against (see ListCatalogFilingsRoute).
  */
 export class CatalogNames {
