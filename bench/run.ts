@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BenchRow, BenchScenario } from './types';
+import { machineGaugeMs } from './support/machine-gauge';
 
 function machine() {
   const cpus = os.cpus();
@@ -79,6 +80,7 @@ async function main() {
   const rows: BenchRow[] = [];
   for (const s of scenarios) {
     process.stderr.write(`== ${s.name}\n`);
+    const gaugeBefore = machineGaugeMs();
     const started = Date.now();
     try {
       const log = (m: string) => process.stderr.write(`  ${m}\n`);
@@ -88,6 +90,14 @@ async function main() {
       rows.push({ scenario: s.name, metric: 'error', value: 0, unit: '', note: String((e as Error).message ?? e).slice(0, 200) });
     }
     process.stderr.write(`   ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    const gaugeAfter = machineGaugeMs();
+    rows.push({
+      scenario: s.name,
+      metric: 'machine gauge before / after (fixed workload, lower is faster)',
+      value: Math.max(gaugeBefore, gaugeAfter),
+      unit: 'ms',
+      note: `${Math.round(gaugeBefore)} / ${Math.round(gaugeAfter)} ms (bench/support/machine-gauge.ts); runs compare only where their gauges agree`,
+    });
   }
   const md = `# Benchmark results\n\n${Object.entries(facts).map(([k, v]) => `- ${k}: ${v}`).join('\n')}${quick ? '\n- mode: quick (small data; not comparable with full runs)' : ''}\n\n${table(rows)}\n`;
   process.stdout.write(`\n${md}\n`);
