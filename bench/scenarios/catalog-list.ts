@@ -8,8 +8,7 @@ import { CatalogListQuery, catalogFilter, sortKeys } from '../../queries/catalog
 import { catalogListQuery } from '../../queries/catalog/catalog-list-query';
 import type { KeysetPosition } from '../../queries/catalog/keyset';
 import { catalogListColumns, catalogPageOutput } from '../../queries/catalog/catalog-record';
-import { CatalogNames } from '../../queries/catalog/catalog-names-cache';
-import { pageRecordsStatement } from '../../queries/catalog/catalog-page-records';
+import { CatalogNames, withNamesVersion } from '../../queries/catalog/catalog-names-cache';
 import { catalogBenchData } from '../support/catalog-data';
 import { BIN, benchRounds, load, medianRun, roundsNote, rssMb, startServerProcess, type LoadResult, type RoundsResult } from '../support/load';
 import { cpuSeconds, postgresCpuSeconds } from '../support/process-cpu';
@@ -176,7 +175,7 @@ export const scenario: BenchScenario = {
         const contains = q.companyNameContains !== undefined || q.productNameContains !== undefined;
         const filter = await catalogFilter(knex, q, PRINCIPAL, contains ? await names.current() : undefined);
         const page = catalogListQuery(filter, keys, LIMIT + 1, t.after, columns, catalogPageOutput(false));
-        const { sql, bindings } = pageRecordsStatement(page, { withDescription: false, versioned: contains });
+        const { sql, bindings } = contains ? withNamesVersion(page, catalogPageOutput(false)) : page;
         const pgSat = await direct(pgHandle.connectionString, data.dataDir, sql, bindings as unknown[], CONNECTIONS, seconds);
         const pgSerial = await direct(pgHandle.connectionString, data.dataDir, sql, bindings as unknown[], 1, Math.max(2, seconds / 2));
         results.set(t.name, { sat, steady, serial, pg: pgSat, pgSerial });

@@ -3,6 +3,7 @@ import { runStatement } from '../../infra/postgres/prepared';
 import { ident } from '../../infra/postgres/sql-ident';
 import { CATALOG_PROJECTION } from '../../commands/catalog/catalog-filing-importer';
 import { CATALOG_COMPANY_NAMES, CATALOG_PRODUCT_NAMES } from '../../projections/catalog/catalog-projector';
+import type { CatalogListStatement } from './catalog-list-query';
 
 export type NameColumn = 'company_name' | 'product_name';
 
@@ -23,8 +24,6 @@ export interface NameMatcher {
 /** The catalog checkpoint's row, whose xmin is the names version (it moves whenever the projector writes). */
 const CHECKPOINT_ROW = `from "projection_checkpoints" where "name" = '${CATALOG_PROJECTION}'`;
 const VERSION_SQL = `(select "xmin"::text ${CHECKPOINT_ROW})`;
-/** The names version as a scalar sub-select, for a page statement's select list (catalog-page-records.ts). */
-export const NAMES_VERSION_SQL = VERSION_SQL;
 
 /** Which tables hold the names: a rebuild swaps new ones in (whose names a new projector may spell differently). */
 const TABLES_SQL = `'${ident(CATALOG_COMPANY_NAMES)}'::regclass::oid::text || '/' || '${ident(CATALOG_PRODUCT_NAMES)}'::regclass::oid::text`;
@@ -39,6 +38,31 @@ const LOAD_SQL = `select 'c' as "t", "name", "lower_name" from ${ident(CATALOG_C
  * in the same tables equal counts mean the same names.
  */
 const COUNT_SQL = `select ${VERSION_SQL} as "version", ${TABLES_SQL} as "tables", (select count(*) from ${ident(CATALOG_COMPANY_NAMES)})::int as "companies", (select count(*) from ${ident(CATALOG_PRODUCT_NAMES)})::int as "products"`;
+
+/**
+ * The page's statement, also returning the names version of its own snapshot as one more row: the
+ * catalog checkpoint's xmin in the first of the page's `output` columns (the stored record), nulls in
+ * the others, appended to the page by UNION ALL. Not a column of every row (a lateral join of the page
+ * to the version cost ~20 us of Postgres per page, and node parsed the version 51 times). A stored
+ * record is a JSON object and the version is digits, so splitNamesVersion tells the row apart wherever
+ * the Append puts it; the page's rows keep their order (one child of the Append). No row at all when
+ * the catalog projection has no checkpoint yet: the version is then null, as the copy's.
+ */
+export function withNamesVersion(statement: CatalogListStatement, output: readonly string[]): CatalogListStatement {
+  let version = `select "xmin"::text as ${ident(output[0])}`;
+  for (const c of output.slice(1)) version += `, null::text as ${ident(c)}`;
+  return {
+    sql: `${version} ${CHECKPOINT_ROW} union all (${statement.sql})`,
+    bindings: statement.bindings,
+  };
+}
+
+/** The page's rows and the names version withNamesVersion added to them (null: none). */
+export function splitNamesVersion<R extends { list_record: string }>(rows: R[]): { rows: R[]; namesVersion: string | null } {
+  const at = rows.findIndex((r) => !r.list_record.startsWith('{'));
+  if (at < 0) return { rows, namesVersion: null };
+  return { rows: at === 0 ? rows.slice(1) : [...rows.slice(0, at), ...rows.slice(at + 1)], namesVersion: rows[at].list_record };
+}
 
 /** The names as one load saw them. */
 export class NameLists implements NameMatcher {
@@ -88,7 +112,7 @@ export class NameLists implements NameMatcher {
  * The catalog's distinct company and product names, kept in the API process: a `...Contains` term is
  * matched here (microseconds for thousands of names) instead of by a LIKE over the names tables, which
  * cost ~0.2 ms of Postgres and a round trip per request. Freshness is exact without another round
- * trip: the page's statement returns the names version of its snapshot (pageRecordsStatement), and the
+ * trip: the page's statement returns the names version of its snapshot (withNamesVersion), and the
  * route compares it to the version of the lists it matched against (see ListCatalogFilingsRoute).
  */
 export class CatalogNames {

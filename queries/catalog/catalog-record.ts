@@ -31,6 +31,13 @@ export interface CatalogRow {
   files: { fileId: string; name: string; role: string; versionId: string | null }[];
 }
 
+/** A list page's row: the keyset position (id and the sort columns) and the stored list record. */
+export interface CatalogListRow {
+  id?: string;
+  list_record: string;
+  description?: string | null;
+  [sortColumn: string]: string | null | undefined;
+}
 
 /**
  * What a list page selects: the id and sort columns the keyset and the merged branches order by, and
@@ -102,6 +109,12 @@ export function keysetPositionOf(listRecord: string, keys: readonly SortKey[]): 
     }),
     id: record.id!,
   };
+}
+
+/** The page's JSON for a row: the stored record, with `description` appended as its last field when asked for. */
+export function listRecordText(row: CatalogListRow, withDescription: boolean): string {
+  if (!withDescription) return row.list_record;
+  return `${row.list_record.slice(0, -1)},"description":${JSON.stringify(row.description ?? null)}}`;
 }
 
 export const CatalogFiling = z

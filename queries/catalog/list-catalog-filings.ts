@@ -3,12 +3,11 @@ import { queryPreparedSql } from '../../infra/postgres/prepared';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import type { CursorService } from '../../src/http/cursors';
 import { z } from '../../src/http/zod';
-import { CatalogFiling, catalogListColumns, catalogPageOutput, keysetPositionOf } from './catalog-record';
+import { CatalogFiling, catalogListColumns, catalogPageOutput, keysetPositionOf, listRecordText, type CatalogListRow } from './catalog-record';
 import { CatalogListQuery, MANY_NAMES, catalogFilter, checkCombination, sortKeys, type CatalogFilter } from './catalog-filters';
 import { catalogListQuery, type CatalogListStatement } from './catalog-list-query';
 import type { Principal } from '../../src/identity/principal';
-import { CatalogNames, type NameLists } from './catalog-names-cache';
-import { firstRecords, pageRecordsStatement, type PageRecordsRow } from './catalog-page-records';
+import { CatalogNames, splitNamesVersion, withNamesVersion, type NameLists } from './catalog-names-cache';
 import type { KeysetPosition } from './keyset';
 
 /** GET cursors of the catalog list; the search endpoint uses its own kind, so they never interchange. */
@@ -32,10 +31,10 @@ function sameMatches(a: NameLists, b: NameLists, q: CatalogListQuery): boolean {
 /** Builds the page's statement for a resolved filter. */
 type PageStatement = (filter: CatalogFilter) => CatalogListStatement;
 
-/** What the page reads: its statement for a filter, and whether its records carry the description. */
+/** What the page reads: its statement for a filter, and the columns each row returns. */
 interface PageRead {
   build: PageStatement;
-  withDescription: boolean;
+  output: readonly string[];
 }
 
 const CatalogPage = z.object({ filings: z.array(CatalogFiling), nextCursor: z.string().nullable() }).openapi('CatalogFilingPage');
@@ -49,32 +48,33 @@ export class ListCatalogFilingsRoute implements RouteModule {
   }
 
   /**
-   * The page's records. A `...Contains` term is matched against the API's copy of the names, and the page
+   * The page's rows. A `...Contains` term is matched against the API's copy of the names, and the page
    * returns the names version of its own snapshot: when it differs from the copy's, names were added
    * since the copy was loaded, and the copy is reloaded (a load that starts after the page, so it
    * sees at least what the page saw). Names are never removed, so copy <= page <= reload: when the
    * reload matches the terms to the same names as the copy did, the page's snapshot did too and the
    * page is exact; otherwise it is read again with the reloaded names.
    */
-  private async pageRecords(query: CatalogListQuery, principal: Principal, read: PageRead): Promise<PageRecordsRow> {
-    if (!query.companyNameContains && !query.productNameContains) return this.readPage(await catalogFilter(this.knex, query, principal), read);
+  private async pageRows(query: CatalogListQuery, principal: Principal, read: PageRead): Promise<CatalogListRow[]> {
+    if (!query.companyNameContains && !query.productNameContains) return (await this.readPage(await catalogFilter(this.knex, query, principal), read)).rows;
     let names = await this.names.current();
     for (let attempt = 1; attempt <= NAME_ATTEMPTS; attempt++) {
       const page = await this.readPage(await catalogFilter(this.knex, query, principal, names), read, true);
-      if ((page.names_version ?? null) === names.version) return page;
+      if (page.namesVersion === names.version) return page.rows;
       const reloaded = await this.names.loadAfter(this.names.mark());
-      if (sameMatches(names, reloaded, query)) return page;
+      if (sameMatches(names, reloaded, query)) return page.rows;
       names = reloaded;
     }
     // Names keep arriving that match the term: look them up in Postgres for this request.
-    return this.readPage(await catalogFilter(this.knex, query, principal), read);
+    return (await this.readPage(await catalogFilter(this.knex, query, principal), read)).rows;
   }
 
-  /** Runs the page's statement, with the names version of its snapshot when `versioned` (catalog-page-records.ts). */
-  private async readPage(filter: CatalogFilter, read: PageRead, versioned = false): Promise<PageRecordsRow> {
-    const s = pageRecordsStatement(read.build(filter), { withDescription: read.withDescription, versioned });
-    const [row] = await queryPreparedSql<PageRecordsRow>(this.knex, s.sql, s.bindings);
-    return row;
+  /** Runs the page's statement, with the names version of its snapshot when `versioned` (withNamesVersion). */
+  private async readPage(filter: CatalogFilter, read: PageRead, versioned = false): Promise<{ rows: CatalogListRow[]; namesVersion: string | null }> {
+    const s = read.build(filter);
+    if (!versioned) return { rows: await queryPreparedSql<CatalogListRow>(this.knex, s.sql, s.bindings), namesVersion: null };
+    const v = withNamesVersion(s, read.output);
+    return splitNamesVersion(await queryPreparedSql<CatalogListRow>(this.knex, v.sql, v.bindings));
   }
 
   routes() {
@@ -101,10 +101,17 @@ export class ListCatalogFilingsRoute implements RouteModule {
           const output = catalogPageOutput(withDescription);
           const after = decoded?.state ?? null;
           const build: PageStatement = (filter) => catalogListQuery(filter, keys, limit + 1, after, columns, output);
-          const page = firstRecords(await this.pageRecords(query, principal, { build, withDescription }), limit);
-          const nextCursor = page.more && page.last ? await this.cursors.encode<KeysetPosition>(binding, keysetPositionOf(page.last, keys), decoded?.issuedAt) : null;
-          // The records are stored as JSON text (catalog-record.ts) and come as one: the page is assembled around them.
-          return { json: `{"filings":[${page.json}],"nextCursor":${JSON.stringify(nextCursor)}}` };
+          const rows = await this.pageRows(query, principal, { build, output });
+          const page = rows.length > limit ? rows.slice(0, limit) : rows;
+          let nextCursor: string | null = null;
+          if (rows.length > limit) {
+            const last = page[page.length - 1];
+            nextCursor = await this.cursors.encode<KeysetPosition>(binding, keysetPositionOf(last.list_record, keys), decoded?.issuedAt);
+          }
+          // The records are stored as JSON text (catalog-record.ts): the page is assembled around them.
+          let json = '{"filings":[';
+          for (let i = 0; i < page.length; i++) json += (i ? ',' : '') + listRecordText(page[i], withDescription);
+          return { json: `${json}],"nextCursor":${JSON.stringify(nextCursor)}}` };
         },
       }),
     ];

@@ -11,8 +11,7 @@ import { LIST_RECORD_SQL } from '../../projections/catalog/catalog-list-record';
 import { CATALOG_COMPANY_NAMES, CATALOG_FILINGS, CATALOG_PRODUCT_NAMES } from '../../projections/catalog/catalog-projector';
 import { DIR } from '../../projections/directory/directory-projector';
 import { CatalogListQuery, catalogFilter, dateLiteral, sortKeys } from '../../queries/catalog/catalog-filters';
-import { CatalogNames } from '../../queries/catalog/catalog-names-cache';
-import { pageRecordsStatement } from '../../queries/catalog/catalog-page-records';
+import { CatalogNames, withNamesVersion } from '../../queries/catalog/catalog-names-cache';
 import { queryPreparedSql } from '../../infra/postgres/prepared';
 import { catalogListQuery } from '../../queries/catalog/catalog-list-query';
 import { catalogPageOutput, catalogListColumns } from '../../queries/catalog/catalog-record';
@@ -116,7 +115,7 @@ describe('catalog query plans (50,000 filings)', function () {
       const columns = catalogListColumns(keys.map((k) => k.column), false);
       const contains = q.companyNameContains !== undefined || q.productNameContains !== undefined;
       const page = catalogListQuery(await catalogFilter(knex, q, principal(list.serff ?? true), contains ? names : undefined), keys, 51, list.after ?? null, columns, catalogPageOutput(false));
-      const { sql, bindings } = pageRecordsStatement(page, { withDescription: false, versioned: contains });
+      const { sql, bindings } = contains ? withNamesVersion(page, catalogPageOutput(false)) : page;
       const res = await knex.raw(`explain (analyze, costs off, timing off, summary off) ${sql.replace(/\$(\d+)/g, '?')}`, bindings as never);
       const plan = (res.rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
       if (!list.unindexed) assert.doesNotMatch(plan, new RegExp(`Seq Scan on ${CATALOG_FILINGS}\\b`), `${list.title}:\n${plan}`);
