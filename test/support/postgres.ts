@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { ensureEmbeddedPostgres, type EmbeddedHandle } from '../../infra/postgres/embedded';
+import { openDatabase, type Database } from '../../infra/postgres/database';
+import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
 import { createLogger } from '../../src/logger';
 
 let handle: EmbeddedHandle | null = null;
@@ -48,4 +50,18 @@ export async function freshDatabaseUrl(): Promise<string> {
 export function sharedPostgresUrl(): string {
   if (!baseUrl) throw new Error('shared postgres not started');
   return baseUrl;
+}
+
+/**
+ * A Postgres event store on a fresh database for the enclosing `describe`: opened before its tests, closed
+ * after them. Read `db` and `store` inside the tests (they are set once the suite starts).
+ */
+export function eventStoreForSuite(): { readonly db: Database; readonly store: PostgresEventStore } {
+  const fixture = {} as { db: Database; store: PostgresEventStore };
+  before(async () => {
+    fixture.db = await openDatabase({ dataDir: '/nonexistent', databaseUrl: await freshDatabaseUrl(), log: createLogger('silent') });
+    fixture.store = new PostgresEventStore(fixture.db.knex);
+  });
+  after(async () => fixture.db?.close());
+  return fixture;
 }
