@@ -179,7 +179,10 @@ export function eventStoreContract(name: string, makeFixture: () => Promise<Even
       const before = await fx.store.head();
       const seen: RecordedEvent[] = [];
       let pos = before;
-      let writing = true;
+      // Set once every writer is done: the subscriber stops when it has reached the last committed event.
+      // Not at its first read that finds nothing new after the writers stop: a transaction elsewhere on the
+      // server (another test's, a background runner's) can hold the horizon back for a moment even then.
+      let until: LogPosition | null = null;
       const subscriber = (async () => {
         for (;;) {
           const r = await fx.store.readAll({ after: pos, limit: 100 });
@@ -187,7 +190,7 @@ export function eventStoreContract(name: string, makeFixture: () => Promise<Even
           const moved = comparePositions(r.horizon, pos) > 0;
           pos = r.horizon;
           if (!moved) {
-            if (!writing) return;
+            if (until && comparePositions(pos, until) >= 0) return;
             await new Promise((res) => setTimeout(res, 5));
           }
         }
@@ -207,7 +210,7 @@ export function eventStoreContract(name: string, makeFixture: () => Promise<Even
           }
         }),
       );
-      writing = false;
+      until = await fx.store.lastCommitted();
       await subscriber;
       const mine = seen.filter((e) => e.streamId.startsWith(`conc-${tag}-`));
       const ids = new Set(mine.map((e) => e.eventId));
