@@ -131,6 +131,15 @@ function checkPlacement(item: Pick<ItemState, 'scheduleType' | 'scheduleSeqNo'>)
   }
 }
 
+/**
+ * An item or comment by an id from the request: own entries only. The records are plain objects, so a
+ * path id such as `constructor` or `__proto__` would otherwise find an Object property, and the event
+ * decided on it would fail every later fold of the stream and the projectors.
+ */
+function own<T>(record: Record<string, T>, id: string): T | undefined {
+  return Object.hasOwn(record, id) ? record[id] : undefined;
+}
+
 function requireWritable(state: ManagedFilingState): void {
   if (!state.exists) throw notFound('The filing');
   if (state.filingMode !== 'managed') throw new DomainError('forbidden', `The filing is ${state.filingMode === 'reference' ? 'a reference' : 'a legacy (unclassified)'} filing and read-only.`, 403);
@@ -259,13 +268,13 @@ export const managedFilingDecider: Decider<ManagedFilingState, ManagedFilingComm
         return state.sharedInto.includes(cmd.scopeId) ? [] : [{ type: 'ManagedFilingShared', data: { filingId: state.id!, scope: cmd.scope, scopeId: cmd.scopeId, tenantId: cmd.tenantId, sharedAt: cmd.now } }];
       case 'AddItem': {
         requireWritable(state);
-        if (state.items[cmd.item.id]) throw new DomainError('already_exists', 'The item already exists.', 409);
+        if (own(state.items, cmd.item.id)) throw new DomainError('already_exists', 'The item already exists.', 409);
         checkPlacement(cmd.item);
         return [{ type: 'ManagedFilingItemAdded', data: { filingId: state.id!, item: { ...cmd.item, filingId: state.id!, createdAt: cmd.now, updatedAt: cmd.now } } }];
       }
       case 'PatchItem': {
         requireWritable(state);
-        const item = state.items[cmd.itemId];
+        const item = own(state.items, cmd.itemId);
         if (!item) throw notFound('The item');
         checkPlacement({ ...item, ...cmd.changes });
         // Every PATCH is recorded, even one that repeats current values: the history shows each write.
@@ -273,10 +282,10 @@ export const managedFilingDecider: Decider<ManagedFilingState, ManagedFilingComm
       }
       case 'PostComment': {
         requireWritable(state);
-        if (state.comments[cmd.commentId]) throw new DomainError('already_exists', 'The comment already exists.', 409);
+        if (own(state.comments, cmd.commentId)) throw new DomainError('already_exists', 'The comment already exists.', 409);
         let threadId = cmd.commentId;
         if (cmd.parentCommentId !== null) {
-          const parent = state.comments[cmd.parentCommentId];
+          const parent = own(state.comments, cmd.parentCommentId);
           if (!parent || parent.commentType !== 'message') throw bodyError(['parentCommentId'], 'parentCommentId names no comment of this filing.');
           threadId = parent.threadId;
         }
@@ -292,7 +301,7 @@ export const managedFilingDecider: Decider<ManagedFilingState, ManagedFilingComm
       }
       case 'EditComment': {
         requireWritable(state);
-        const c = state.comments[cmd.commentId];
+        const c = own(state.comments, cmd.commentId);
         if (!c || c.commentType !== 'message') throw notFound('The comment');
         if (c.actor !== cmd.actor) throw new DomainError('forbidden', 'Only the author may edit a comment.', 403);
         if (c.deleted) throw new DomainError('comment_deleted', 'A deleted comment cannot be edited.', 409);
@@ -300,7 +309,7 @@ export const managedFilingDecider: Decider<ManagedFilingState, ManagedFilingComm
       }
       case 'DeleteComment': {
         requireWritable(state);
-        const c = state.comments[cmd.commentId];
+        const c = own(state.comments, cmd.commentId);
         if (!c || c.commentType !== 'message') throw notFound('The comment');
         if (c.actor !== cmd.actor && !cmd.actorIsManager) throw new DomainError('forbidden', 'Only the author or a scope manager may delete a comment.', 403);
         return c.deleted ? [] : [{ type: 'FilingCommentDeleted', data: { filingId: state.id!, commentId: c.id, deletedAt: cmd.now, actor: cmd.actor } }];
@@ -308,7 +317,7 @@ export const managedFilingDecider: Decider<ManagedFilingState, ManagedFilingComm
       case 'ResolveThread':
       case 'ReopenThread': {
         requireWritable(state);
-        const c = state.comments[cmd.commentId];
+        const c = own(state.comments, cmd.commentId);
         if (!c) throw notFound('The comment');
         const target: ThreadStatus = cmd.type === 'ResolveThread' ? 'resolved' : 'open';
         if (state.threads[c.threadId] === target) return [];

@@ -110,6 +110,22 @@ describe('working filings: comments', () => {
     assert.equal((await api.get(`${p}?status=closed`)).status, 400);
   });
 
+  it('rule: a comment id that is no comment of the filing is 404 (never 500) on every comment write, also when it names an Object property; nothing is appended', async () => {
+    const api = client(t.baseUrl, ana.apiKey);
+    const f = (await api.post('/managed-filings', pick((await api.get(`/managed-filings/${filingId}`)).body))).body.id;
+    const p = `/managed-filings/${f}/comments`;
+    await api.post(p, { body: 'the only thread' });
+    for (const id of ['constructor', '__proto__', 'toString', crypto.randomUUID()]) {
+      for (const r of [await api.post(`${p}/${id}/resolve`, {}), await api.post(`${p}/${id}/reopen`, {}), await api.patch(`${p}/${id}`, { body: 'x' }), await api.delete(`${p}/${id}`)]) {
+        assert.equal(r.status, 404, `${id}: ${r.text}`);
+        assert.equal(r.body.code, 'not_found');
+      }
+    }
+    const timeline = (await api.get(p)).body.comments;
+    assert.deepEqual(timeline.map((c: any) => [c.commentType, c.body]), [['message', 'the only thread']]);
+    assert.equal((await api.post(p, { body: 'still writable' })).status, 201);
+  });
+
   it('rule: comments list ascending by creation, limit 1..100, cursor bound to caller, filing, status and limit', async () => {
     const api = client(t.baseUrl, ana.apiKey);
     const all: string[] = [];

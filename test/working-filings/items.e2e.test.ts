@@ -144,6 +144,21 @@ describe('working filings: items', () => {
     assert.equal((await api.patch(`${items()}/${crypto.randomUUID()}`, { context: 'x' })).status, 404);
   });
 
+  it('rule: an item id that is no item of the filing is 404 (never 500), also when it names an Object property; the filing stays writable', async () => {
+    const api = client(t.baseUrl, editor.apiKey);
+    const f = (await api.post('/managed-filings', filingBody(scope, l))).body.id;
+    const item = (await api.post(`/managed-filings/${f}/items`, { artifactId: art1.id })).body;
+    for (const id of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const r = await api.patch(`/managed-filings/${f}/items/${id}`, { context: 'x' });
+      assert.equal(r.status, 404, `${id}: ${r.text}`);
+      assert.equal(r.body.code, 'not_found');
+    }
+    const after = await api.patch(`/managed-filings/${f}/items/${item.id}`, { context: 'still writable' });
+    assert.equal(after.status, 200, after.text);
+    const events = (await api.get(`/managed-filings/${f}/events`)).body.events;
+    assert.equal(events.filter((e: any) => e.type === 'ManagedFilingItemChanged').length, 1, 'the refused PATCHes appended nothing');
+  });
+
   it('rule: edits need edit permission: a viewer gets 403, reference and null-mode filings are read-only (403)', async () => {
     const item = (await client(t.baseUrl, editor.apiKey).post(items(), { artifactId: art1.id })).body;
     assert.equal((await client(t.baseUrl, viewer.apiKey).patch(`${items()}/${item.id}`, { context: 'x' })).status, 403);
