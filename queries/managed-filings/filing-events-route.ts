@@ -25,7 +25,8 @@ export class FilingEventsRoute implements RouteModule {
         paths: ['/managed-filings/{filingId}/events'],
         summary: 'Event history of a working filing',
         extension: true,
-        description: 'In stream order (version ascending); limit 1..500, default 100. Needs filing read access. Same content as `ifrs events read --stream managedFiling-<id>`.',
+        description:
+          'In stream order (version ascending); limit 1..500, default 100. Needs filing read access. Same content as `ifrs events read --stream managedFiling-<id>`, except that a tenant the filing is shared into does not see its shares into other tenants\' scopes.',
         tags: ['working filings'],
         params: FilingIdParams,
         query: Query,
@@ -35,11 +36,13 @@ export class FilingEventsRoute implements RouteModule {
           const limit = query.limit ?? 100;
           const binding = { kind: 'managed-filings:events', principal, request: { filingId: a.row.id, limit } };
           const d = query.cursor ? await this.cursors.decode<{ v: number }>(binding, query.cursor) : null;
-          const rows = await this.knex('managed_filing_events')
+          const q = this.knex('managed_filing_events')
             .where({ filing_id: a.row.id })
-            .andWhere('version', '>', d?.state.v ?? 0)
-            .orderBy('version')
-            .limit(limit + 1);
+            .andWhere('version', '>', d?.state.v ?? 0);
+          // A tenant the filing is shared into sees the history without the shares into other tenants'
+          // scopes: which tenants and scopes those are is their data, not the filing's.
+          if (a.row.tenant_id !== principal.tenantId) q.andWhereRaw(`not (type = 'ManagedFilingShared' and data ->> 'tenantId' is distinct from ?)`, [principal.tenantId]);
+          const rows = await q.orderBy('version').limit(limit + 1);
           const page = rows.slice(0, limit);
           const nextCursor = rows.length > limit ? await this.cursors.encode(binding, { v: page[page.length - 1].version }, d?.issuedAt) : null;
           return {

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import type { ManagedFilingCommands } from '../../commands/managed-filings/managed-filing-commands';
+import { WF_TOKENS } from '../../src/features/working-filings';
 import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { filingBody, seedListings, upload, type Listings } from './support';
 
@@ -24,6 +26,7 @@ describe('working filings: isolation matrix (tenants, scopes, roles)', () => {
   let token: string;
   let foreignScope: string;
   let foreignListings: Listings;
+  let listings: Listings;
   before(async () => {
     t = await startTestRuntime();
     owner = await makeCaller(t.rt);
@@ -38,6 +41,7 @@ describe('working filings: isolation matrix (tenants, scopes, roles)', () => {
     foreignScope = await makeScope(t.rt, foreign.tenantId, [{ userId: foreign.userId, role: 'manager' }]);
     foreignListings = await seedListings(t.rt, foreignScope);
     const l = await seedListings(t.rt, scope);
+    listings = l;
     const api = client(t.baseUrl, owner.apiKey);
     f = (await api.post('/managed-filings', filingBody(scope, l))).body.id;
     const up = await upload(t.baseUrl, owner.apiKey, scope, 'isolated bytes');
@@ -99,5 +103,25 @@ describe('working filings: isolation matrix (tenants, scopes, roles)', () => {
     assert.equal(r.status, 400);
     assert.deepEqual(r.body.details[0].path, ['artifactId']);
     assert.equal((await api.post('/files/uploads', { scope: foreignScope, name: 'x.txt', mimeType: 'text/plain', size: 1, artifactId: artifact })).status, 404);
+  });
+
+  it('rule: a tenant a filing is shared into does not see, in its history, that it is shared into another tenant\'s scope', async () => {
+    const shared = (await client(t.baseUrl, owner.apiKey).post('/managed-filings', filingBody(scope, listings))).body.id;
+    const third = await makeCaller(t.rt, { sharing: true });
+    const thirdScope = await makeScope(t.rt, third.tenantId, [{ userId: third.userId, role: 'viewer' }]);
+    const wf = t.rt.container.get<ManagedFilingCommands>(WF_TOKENS.ManagedFilingCommands);
+    await wf.share(shared, foreignScope, { actor: 'test' });
+    await wf.share(shared, thirdScope, { actor: 'test' });
+    const history = async (c: TestCaller) => {
+      const r = await client(t.baseUrl, c.apiKey).get(`/managed-filings/${shared}/events`);
+      assert.equal(r.status, 200, r.text);
+      return r.body.events as any[];
+    };
+    const names = (events: any[], tenantId: string) => events.filter((e) => JSON.stringify(e).includes(tenantId)).map((e) => e.type);
+    assert.deepEqual(names(await history(owner), third.tenantId), ['ManagedFilingShared'], 'the home tenant sees every share');
+    assert.deepEqual(names(await history(foreign), third.tenantId), [], 'the third tenant is another tenant\'s data');
+    assert.deepEqual(names(await history(foreign), foreign.tenantId), ['ManagedFilingShared'], 'its own share stays');
+    assert.deepEqual(names(await history(third), foreign.tenantId), []);
+    assert.ok(!JSON.stringify(await history(foreign)).includes(thirdScope.slice(3)));
   });
 });
