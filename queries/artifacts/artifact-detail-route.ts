@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { notFound } from '../../src/domain/errors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
-import type { FilingAccessService } from '../managed-filings/filing-access';
+import { UUID, type FilingAccessService } from '../managed-filings/filing-access';
 import { artifactRecord, viewFromRow } from './artifact-record';
 
 /** GET /artifacts/{artifactId} (extension): the working file's record, e.g. to see isIndexed turn true. */
@@ -21,7 +21,8 @@ export class ArtifactDetailRoute implements RouteModule {
         params: z.strictObject({ artifactId: z.string() }),
         responses: { 200: { description: 'The artifact record (as in the upload completion result)', schema: z.record(z.string(), z.unknown()) } },
         handler: async ({ principal, params }) => {
-          if (!/^[0-9a-f-]{36}$/.test(params.artifactId)) throw notFound();
+          // A UUID's shape, not just its characters: the id column is a uuid, and Postgres refuses to compare other text with it.
+          if (!UUID.test(params.artifactId)) throw notFound();
           const row = await this.knex('working_artifacts as a')
             .join('working_artifact_versions as v', 'v.id', 'a.current_version_id')
             .where('a.id', params.artifactId)

@@ -24,7 +24,7 @@ export interface FilingAccess {
 }
 
 export const SCOPE_PATTERN = /^mc:[A-Za-z0-9][A-Za-z0-9-]{0,127}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Who may see and change which working filing: the read-side port both the commands (before they

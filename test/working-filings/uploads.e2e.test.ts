@@ -88,6 +88,15 @@ describe('working filings: uploads and artifacts', () => {
     assert.deepEqual(events.map((e) => e.type), ['ArtifactUploadReceived', 'ArtifactCreated', 'ArtifactVersionAdded', 'ArtifactVersionIndexed']);
   });
 
+  it('rule: GET /artifacts/{id} is 404 (never 500) for an id that is not a UUID, also one of 36 hex digits and hyphens', async () => {
+    const api = client(t.baseUrl, editor.apiKey);
+    for (const id of ['a'.repeat(36), '-'.repeat(36), 'abcdef01-2345-6789-abcd-ef0123456789'.replace(/-/g, 'a'), 'not-a-uuid', crypto.randomUUID()]) {
+      const r = await api.get(`/artifacts/${id}`);
+      assert.equal(r.status, 404, `${id}: ${r.text}`);
+      assert.equal(r.body.code, 'not_found');
+    }
+  });
+
   it('rule: a type no extractor reads is still processed: isIndexed true, no extracted text', async () => {
     const { artifact } = await upload(t.baseUrl, editor.apiKey, scope, '\u0000\u0001binary', { name: 'blob.bin', mimeType: 'application/octet-stream' });
     const deadline = Date.now() + 15_000;
