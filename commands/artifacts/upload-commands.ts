@@ -18,8 +18,8 @@ export const SIGNED_UPLOAD_PREFIX = '/api/v2/signed/uploads/';
 export const artifactStream = (artifactId: string) => `artifact-${artifactId}`;
 
 export type CompletionResult =
-  | { uri: string; success: true; artifact: ReturnType<typeof artifactRecord> }
-  | { uri: string; success: false; error: { code: string; message: string } };
+  | { uri: string; success: true; artifact: ReturnType<typeof artifactRecord>; error: null }
+  | { uri: string; success: false; artifact: null; error: { code: string; message: string } };
 
 /** Counts bytes through the pipe and fails as soon as more than `max` arrive (the declared size). */
 function limitBytes(max: number): Transform {
@@ -121,10 +121,10 @@ export class UploadCommands {
           },
           { metadata: { tenantId: p.tenantId, actor: p.userId, requestId }, waitFor: [ARTIFACTS_PROJECTION], retries: 20 },
         );
-        results.push({ uri, success: true, artifact: artifactRecord(viewFromState(r.state)) });
+        results.push({ uri, success: true, artifact: artifactRecord(viewFromState(r.state)), error: null });
       } catch (e) {
         if (!(e instanceof DomainError)) throw e;
-        results.push({ uri, success: false, error: { code: e.code, message: e.message } });
+        results.push({ uri, success: false, artifact: null, error: { code: e.code, message: e.message } });
       }
     }
     return results;

@@ -14,13 +14,16 @@ const BeginBody = z
   .openapi('BeginUpload');
 const BeginReply = z.object({ uploadToken: z.string(), uploadUrl: z.string(), expiresAt: z.string() }).openapi('UploadAddress');
 
-const CompleteBody = z.strictObject({ confirmations: z.array(z.strictObject({ uploadToken: z.string().min(1).max(8192) })).min(1).max(100) }).openapi('UploadConfirmations');
+// Any string is a token to check: an empty, foreign or altered one is a per-file UPLOAD_TOKEN_INVALID inside the 200
+// (DESIGN.md), never a 400 that would hide the other confirmations' results. The 1 MiB body bounds its length.
+const CompleteBody = z.strictObject({ confirmations: z.array(z.strictObject({ uploadToken: z.string() })).min(1).max(100) }).openapi('UploadConfirmations');
 const CompletionResult = z
   .object({
     uri: z.string(),
     success: z.boolean(),
-    artifact: z.record(z.string(), z.unknown()).optional(),
-    error: z.object({ code: z.string(), message: z.string() }).optional(),
+    // Nullable fields are present as null (DESIGN.md): `artifact` on a failure, `error` on a success.
+    artifact: z.record(z.string(), z.unknown()).nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
   })
   .openapi('UploadCompletionResultItem');
 

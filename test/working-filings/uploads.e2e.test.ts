@@ -146,6 +146,29 @@ describe('working filings: uploads and artifacts', () => {
     assert.equal(vR.body.results[0].error.code, 'PERMISSION_DENIED');
   });
 
+  it('rule (DESIGN: an unknown token is a per-file failure, not a 400): an empty or very long token fails only its own confirmation', async () => {
+    const ok = await upload(t.baseUrl, editor.apiKey, scope, 'kept');
+    const r = await client(t.baseUrl, editor.apiKey).post('/files/uploads/complete', {
+      confirmations: [{ uploadToken: '' }, { uploadToken: 'x'.repeat(20000) }, { uploadToken: ok.token }],
+    });
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body.results.map((x: any) => [x.success, x.error?.code ?? null]), [
+      [false, 'UPLOAD_TOKEN_INVALID'],
+      [false, 'UPLOAD_TOKEN_INVALID'],
+      [true, null],
+    ]);
+  });
+
+  it('rule (DESIGN: nullable fields are present as null): a success carries error null, a failure artifact null', async () => {
+    const ok = await upload(t.baseUrl, editor.apiKey, scope, 'nulls');
+    const r = await client(t.baseUrl, editor.apiKey).post('/files/uploads/complete', { confirmations: [{ uploadToken: 'garbage' }, { uploadToken: ok.token }] });
+    const [failure, success] = r.body.results;
+    assert.ok('artifact' in failure && failure.artifact === null);
+    assert.equal(failure.error.code, 'UPLOAD_TOKEN_INVALID');
+    assert.ok('error' in success && success.error === null);
+    assert.equal(typeof success.artifact.id, 'string');
+  });
+
   it('rule: an expired upload token (one hour) is a per-file UPLOAD_TOKEN_EXPIRED', async () => {
     const tokens = new UploadTokens(t.rt.container.get<Buffer>(TOKENS.Secret));
     const expired = tokens.issue({
