@@ -14,7 +14,8 @@ const Record_ = CreateFilingBody.extend({
   type: z.literal('managed_filing'),
   scope: z.string().regex(/^mc:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be mc:<lowercase uuid>'),
   id: Uuid,
-  filingMode: z.enum(['reference']).nullable(),
+  // Without the field the record is unclassified legacy data, as with null.
+  filingMode: z.enum(['reference']).nullable().default(null),
 });
 
 /**

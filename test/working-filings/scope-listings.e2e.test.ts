@@ -68,6 +68,11 @@ describe('working filings: scope listings and importers', () => {
     assert.equal(d.body.filingMode, null);
     assert.equal(d.body.description, 'legacy');
     assert.equal(d.body.displayName, 'ABCD-1234');
+    // A record without filingMode is unclassified legacy data: null, as for filingMode null.
+    const { filingMode: _m, ...unclassified } = { ...rec, id: crypto.randomUUID() };
+    assert.deepEqual(await importRecord(t.rt, unclassified), { status: 'created' });
+    await t.rt.engine.catchUp();
+    assert.equal((await client(t.baseUrl, ana.apiKey).get(`/managed-filings/${unclassified.id}`)).body.filingMode, null);
     await assert.rejects(importRecord(t.rt, { ...rec, id: crypto.randomUUID(), filingMode: 'managed' }), /API/);
     await assert.rejects(importRecord(t.rt, { ...rec, id: crypto.randomUUID(), subToiCode: '05.0001' }), /subToiCode/);
     await assert.rejects(importRecord(t.rt, { ...rec, id: crypto.randomUUID(), filingType: 'nope' }), /filingType/);
