@@ -316,6 +316,10 @@ export function createApp(deps: AppDeps): express.Express {
     else if (anyErr?.type === 'entity.parse.failed')
       e = new AppError(400, 'invalid_request', 'The request body is not valid JSON.', [{ location: 'body', path: [], code: 'invalid_type', message: 'Malformed JSON.' }]);
     else if (anyErr?.type === 'encoding.unsupported' || anyErr?.type === 'charset.unsupported') e = new AppError(415, 'unsupported_media_type', 'Unsupported body encoding or charset.');
+    // The router decodes path parameters while matching; a broken %-escape (`/carriers/%`) throws a
+    // URIError there, before any handler: bad input, so a 400, never a 500.
+    else if (err instanceof URIError)
+      e = new AppError(400, 'invalid_request', 'The request path is not valid percent-encoded UTF-8.', [{ location: 'path', path: [], code: 'invalid_value', message: 'Not valid percent-encoded UTF-8.' }]);
     else if (anyErr?.expose && anyErr.status && anyErr.status >= 400 && anyErr.status < 500) e = new AppError(anyErr.status, 'invalid_request', anyErr.message ?? 'Bad request.');
     else if (isUnavailable(err)) e = temporarilyUnavailable();
     else {

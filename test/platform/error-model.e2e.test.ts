@@ -135,6 +135,16 @@ describe('HTTP error model', () => {
     assert.equal(query.body.details[0].location, 'query');
   });
 
+  it('rule: never a 500 for bad input: a path segment that is not valid percent-encoding is a coded 400 invalid_request', async () => {
+    for (const seg of ['%', '%E0%A4%A', '%zz']) {
+      const r = await api().post(`/probe/${seg}`, { name: 'x' });
+      assert.equal(r.status, 400, seg);
+      assert.equal(r.body.code, 'invalid_request', seg);
+      assert.deepEqual(r.body.details.map((d: { location: string; code: string }) => [d.location, d.code]), [['path', 'invalid_value']]);
+      assert.equal(r.body.requestId, r.headers.get('x-request-id'));
+    }
+  });
+
   it('rule: an unexpected fault is a 500 internal_error that leaks nothing', async () => {
     const r = await api().get('/probe-crash');
     assert.equal(r.status, 500);
