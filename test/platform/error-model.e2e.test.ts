@@ -164,6 +164,8 @@ describe('HTTP error model', () => {
     assert.equal(long.status, 431);
     assert.equal(long.body.code, 'request_header_too_large');
     assert.equal(typeof long.body.requestId, 'string');
+    // DESIGN.md: every response carries X-Request-Id, and errors repeat it in requestId.
+    assert.equal(long.headers.get('x-request-id'), long.body.requestId);
     const { port } = new URL(t.baseUrl);
     const raw = await new Promise<string>((resolve, reject) => {
       const s = net.connect(Number(port), '127.0.0.1', () => s.end('GET /api/v2/users/me HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n'));
@@ -173,6 +175,8 @@ describe('HTTP error model', () => {
       s.on('error', reject);
     });
     assert.match(raw, /^HTTP\/1\.1 400 /);
-    assert.equal(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)).code, 'invalid_request');
+    const parsed = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+    assert.equal(parsed.code, 'invalid_request');
+    assert.equal(/\r\nX-Request-Id: ([^\r]+)\r\n/i.exec(raw)?.[1], parsed.requestId);
   });
 });
