@@ -163,6 +163,7 @@ describe('directories: carriers, carrier groups, MGAs, products', function () {
     assert.deepEqual(await ids('carrier=carrier_12345&state=TX'), ['product_cyber']);
     assert.deepEqual(await ids('carrier=carrier_12345&state=CA'), []);
     assert.deepEqual(await ids('carrier=12345&toi=17.0'), ['product_cyber']);
+    assert.deepEqual(await ids('carrier=012345&toi=17.0'), ['product_cyber'], 'a NAIC code normalized to five digits');
     assert.deepEqual(await ids('carrier=carrier_old&subToi=17.0001'), ['product_cyber']);
     assert.deepEqual(await ids('state=CA&toi=17.0'), []);
     assert.deepEqual(await ids('state=CA&state=TX&toi=19.0'), ['product_auto']);
@@ -177,6 +178,7 @@ describe('directories: carriers, carrier groups, MGAs, products', function () {
     assert.deepEqual(await ids('admitted=false'), ['product_auto']);
     assert.deepEqual(await ids('group=0100'), ['product_cyber']);
     assert.deepEqual(await ids('group=100'), ['product_cyber']);
+    assert.deepEqual(await ids('group=00000100'), ['product_cyber'], 'any number of leading zeros');
     assert.deepEqual(await ids('group=carrier_group_100'), ['product_cyber']);
   });
 
