@@ -299,7 +299,9 @@ export function createApp(deps: AppDeps): express.Express {
     // No route answers OPTIONS, but a router answers it by itself (200 with Allow) when its routes match
     // the path and nothing after them fails: a group must not see it, so it stays the 404 it was.
     const group = req.method === 'OPTIONS' ? undefined : byFirstSegment.get(firstSegment(req.path));
-    if (group) group(req, res, next);
+    // A broken %-escape in a path parameter fails while the router matches, before any handler has
+    // authenticated: authenticate here, so a bad key on a bad path is still a 401 (then a coded 400).
+    if (group) group(req, res, (err?: unknown) => (err instanceof URIError ? authenticate(req, res, (authErr?: unknown) => next(authErr ?? err)) : next(err)));
     else next();
   });
 

@@ -143,6 +143,10 @@ describe('HTTP error model', () => {
       assert.deepEqual(r.body.details.map((d: { location: string; code: string }) => [d.location, d.code]), [['path', 'invalid_value']]);
       assert.equal(r.body.requestId, r.headers.get('x-request-id'));
     }
+    // Authentication still comes first (README, Decisions): a bad key on such a path is a 401.
+    const unauth = await client(t.baseUrl, 'ifrs_bad').post('/probe/%', { name: 'x' });
+    assert.equal(unauth.status, 401);
+    assert.equal(unauth.body.code, 'unauthenticated');
   });
 
   it('rule: an unexpected fault is a 500 internal_error that leaks nothing', async () => {
