@@ -5,6 +5,6 @@ export const DECISIONS = `Decisions where the contract is silent:
 - Authentication is checked before validation: a bad key on a bad request is a 401.
 - Unknown query parameters and body fields are rejected (400 invalid_request, detail code unknown_field); a scalar parameter given twice is rejected.
 - Nullable fields are always present (null), empty lists are [].
-- Cursors are opaque, at most 128 characters, HMAC-signed, bound to the caller and to every filter, sort and limit, and expire 24 hours after the first page.
+- Cursors are opaque, at most 128 characters, HMAC-signed, bound to the caller and to every filter, sort and limit, and expire 24 hours after the first page; except the products list's, which the spec makes live offsets (no binding or expiry).
 - Key permission serff:view is needed to see source=serff catalog filings.
 - The tenant dataset naic gates /insurance/carriers* and /insurance/carrier-groups* (403 dataset_not_enabled).` + WORKING_FILINGS_DECISIONS;

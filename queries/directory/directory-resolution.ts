@@ -59,11 +59,14 @@ export async function groupFilterCodes(knex: Knex, ids: string[]): Promise<{ gro
   return { groupCodes: [...groupCodes], companyCodes: [...companyCodes] };
 }
 
-/** Products' `group`: a directory group id, or a NAIC group code (leading zeros normalized). */
+/** Digits only: a NAIC code, never a directory id (those are `carrier_...`, `carrier_group_...`). */
+const DIGITS = /^\d+$/;
+
+/** Products' `group`: a directory group id, or a NAIC group code (leading zeros normalized, however many). */
 export async function groupIdsFor(knex: Knex, values: string[]): Promise<string[]> {
   const ids = new Set<string>();
-  const codes = values.filter((v) => /^\d{1,5}$/.test(v)).map(normalizeNaicGroupCode);
-  values.filter((v) => !/^\d{1,5}$/.test(v)).forEach((v) => ids.add(v));
+  const codes = values.filter((v) => DIGITS.test(v)).map(normalizeNaicGroupCode);
+  values.filter((v) => !DIGITS.test(v)).forEach((v) => ids.add(v));
   if (codes.length) {
     const rows = (await knex(DIR.groups).whereRaw('naic_codes && ?::text[]', [codes]).select('id')) as { id: string }[];
     rows.forEach((r) => ids.add(r.id));
@@ -71,11 +74,14 @@ export async function groupIdsFor(knex: Knex, values: string[]): Promise<string[
   return [...ids];
 }
 
-/** Products' `carrier`: a writing-company NAIC code (normalized to five digits) or a carrier id (merges followed both ways). */
+/**
+ * Products' `carrier`: a writing-company NAIC code (normalized to five digits: `123` and `000123` are
+ * `00123`) or a carrier id (merges followed both ways).
+ */
 export async function carrierIdsFor(knex: Knex, values: string[]): Promise<string[]> {
   const ids = new Set<string>();
-  const codes = values.filter((v) => /^\d{1,5}$/.test(v)).map((v) => v.padStart(5, '0'));
-  for (const v of values.filter((x) => !/^\d{1,5}$/.test(x))) {
+  const codes = values.filter((v) => DIGITS.test(v)).map((v) => v.replace(/^0+(?=\d{5})/, '').padStart(5, '0'));
+  for (const v of values.filter((x) => !DIGITS.test(x))) {
     ids.add(v);
     const survivor = await resolveCarrier(knex, v);
     if (survivor) ids.add(survivor.id);

@@ -27,6 +27,8 @@ const Query = z.strictObject({
   cursor: cursorParam().optional(),
 });
 
+const LIVE_CURSOR = { kind: 'directory.products', principal: null, request: null };
+
 /** GET /insurance/products and /products. */
 export class ListProductsRoute implements RouteModule {
   constructor(private readonly knex: Knex, private readonly cursors: CursorService) {}
@@ -40,7 +42,7 @@ export class ListProductsRoute implements RouteModule {
         tags: ['directories'],
         description:
           'Each product once. Repeated values of a filter combine with OR, distinct filters with AND; carrier, state, toi and subToi must all match within the same availability row. ' +
-          'availabilitySummary lists every configured state, also those outside a state filter. Sorted by case-insensitive name, then id; offset cursors. Private, not cacheable.',
+          'availabilitySummary lists every configured state, also those outside a state filter. Sorted by case-insensitive name, then id. Cursors are live offsets (no binding to filters, limit or caller, no expiry): repeat filters and limit on later pages. Private, not cacheable.',
         query: Query,
         responses: {
           200: {
@@ -49,12 +51,15 @@ export class ListProductsRoute implements RouteModule {
             headers: { 'Cache-Control': { description: 'private, no-store' } },
           },
         },
-        handler: async ({ query, principal }) => {
-          const { cursor, ...request } = query;
+        handler: async ({ query }) => {
+          const { cursor } = query;
           const limit = query.limit ?? 50;
           const carrierIds = query.carrier ? await carrierIdsFor(this.knex, query.carrier) : null;
           const groupIds = query.group ? await groupIdsFor(this.knex, query.group) : null;
-          const page = await offsetPage(this.cursors, { kind: 'directory.products', principal, request: { ...request, limit } }, cursor, limit, (offset, n) => {
+          // The spec: product cursors are "offset-based and live (no binding or expiry); repeat filters and
+          // limit on later pages". So the cursor carries the offset alone, bound to neither the request nor
+          // the caller (products are shared), and never expires; it is still signed against tampering.
+          const page = await offsetPage(this.cursors, LIVE_CURSOR, cursor, limit, (offset, n) => {
             const qb = productsWithNames(this.knex);
             if (query.name) qb.where((w) => query.name!.forEach((s) => w.orWhereRaw('strpos(lower(p.name), ?) > 0', [s.toLowerCase()])));
             if (query.mga) qb.whereIn('p.mga_id', query.mga.map((s) => `mga_${s}`));
@@ -72,7 +77,7 @@ export class ListProductsRoute implements RouteModule {
               });
             }
             return qb.orderByRaw('lower(p.name), p.id').offset(offset).limit(n) as unknown as Promise<ProductRow[]>;
-          });
+          }, { expires: false });
           return {
             headers: { 'Cache-Control': 'private, no-store' },
             body: {

@@ -47,9 +47,13 @@ export function buildCli(): Command {
   const program = new Command('ifrs')
     .description('Insurance Filing Research Service: server and operator commands')
     .option('--data-dir <dir>', 'data directory (default: $IFRS_DATA_DIR or ./.data)')
-    .showHelpAfterError()
+    // OPERATIONS.md: a failing command gives a one-line reason on stderr. Commander's own error text and
+    // the usage it prints after it (several lines) are silenced; exitOverride writes the one line.
+    // Help asked for (--help, `help`) still goes to stdout.
+    .configureOutput({ writeErr: () => undefined })
     .exitOverride((err) => {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) process.exit(0);
+      if (err.code === 'commander.help') fail('a command is required (see --help)');
       fail(err.message.replace(/^error: /, ''));
     });
 

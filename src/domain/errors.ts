@@ -28,7 +28,9 @@ export class AppError extends Error {
 export const invalidRequest = (message: string, details: ErrorDetail[] = []) => new AppError(400, 'invalid_request', message, details);
 export const invalidCursor = (message = 'The cursor is invalid, expired or does not match this request; restart without a cursor.') =>
   new AppError(400, 'invalid_cursor', message);
-export const unauthenticated = (message = 'A valid API key is required: Authorization: Bearer <API_KEY>.') => new AppError(401, 'unauthenticated', message);
+/** The HTTP bearer scheme (RFC 6750, section 3): a 401 carries the challenge in WWW-Authenticate. */
+export const unauthenticated = (message = 'A valid API key is required: Authorization: Bearer <API_KEY>.') =>
+  new AppError(401, 'unauthenticated', message, [], {}, { 'WWW-Authenticate': 'Bearer' });
 export const forbidden = (message = 'This credential may not perform this operation.') => new AppError(403, 'forbidden', message);
 export const notFound = (message = 'The resource does not exist or is not visible to this caller.') => new AppError(404, 'not_found', message);
 export const conflict = (code: string, message: string) => new AppError(409, code, message);

@@ -15,14 +15,16 @@ export function answerClientErrorsAsJson(server: http.Server): void {
     }
     const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
     const status = tooLarge ? 431 : 400;
+    // Like every other answer, it names its request id in the X-Request-Id header and in the body.
+    const requestId = crypto.randomUUID();
     const body = JSON.stringify({
       error: tooLarge ? 'The request line and headers exceed 16 KiB.' : 'The request is not valid HTTP.',
       code: tooLarge ? 'request_header_too_large' : 'invalid_request',
-      requestId: crypto.randomUUID(),
+      requestId,
     });
     const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
     socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${reason}\r\nX-Request-Id: ${requestId}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
 }

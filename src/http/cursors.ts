@@ -99,7 +99,8 @@ export class CursorService {
     return Buffer.concat([body, this.mac(body)]).toString('base64url');
   }
 
-  async decode<S>(b: CursorBinding, cursor: string): Promise<DecodedCursor<S>> {
+  /** `expires: false` for lists whose cursors the spec makes live (products: "no binding or expiry"). */
+  async decode<S>(b: CursorBinding, cursor: string, options: { expires?: boolean } = {}): Promise<DecodedCursor<S>> {
     if (cursor.length < 1 || cursor.length > MAX_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalidCursor();
     const raw = Buffer.from(cursor, 'base64url');
     if (raw.length < HEADER_BYTES + MAC_BYTES) throw invalidCursor();
@@ -111,7 +112,7 @@ export class CursorService {
       throw invalidCursor('The cursor was issued for other filters, sort, page size or caller; restart without a cursor.');
     }
     const issuedAt = body.readUInt32BE(2) * 1000;
-    if (this.now() - issuedAt > LIFETIME_MS) throw invalidCursor('The cursor has expired (24 hours from the first page); restart without a cursor.');
+    if (options.expires !== false && this.now() - issuedAt > LIFETIME_MS) throw invalidCursor('The cursor has expired (24 hours from the first page); restart without a cursor.');
     const payload = body.subarray(HEADER_BYTES);
     try {
       if (body.readUInt8(14) === 1) {

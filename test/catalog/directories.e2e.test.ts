@@ -163,6 +163,7 @@ describe('directories: carriers, carrier groups, MGAs, products', function () {
     assert.deepEqual(await ids('carrier=carrier_12345&state=TX'), ['product_cyber']);
     assert.deepEqual(await ids('carrier=carrier_12345&state=CA'), []);
     assert.deepEqual(await ids('carrier=12345&toi=17.0'), ['product_cyber']);
+    assert.deepEqual(await ids('carrier=012345&toi=17.0'), ['product_cyber'], 'a NAIC code normalized to five digits');
     assert.deepEqual(await ids('carrier=carrier_old&subToi=17.0001'), ['product_cyber']);
     assert.deepEqual(await ids('state=CA&toi=17.0'), []);
     assert.deepEqual(await ids('state=CA&state=TX&toi=19.0'), ['product_auto']);
@@ -177,6 +178,7 @@ describe('directories: carriers, carrier groups, MGAs, products', function () {
     assert.deepEqual(await ids('admitted=false'), ['product_auto']);
     assert.deepEqual(await ids('group=0100'), ['product_cyber']);
     assert.deepEqual(await ids('group=100'), ['product_cyber']);
+    assert.deepEqual(await ids('group=00000100'), ['product_cyber'], 'any number of leading zeros');
     assert.deepEqual(await ids('group=carrier_group_100'), ['product_cyber']);
   });
 
@@ -189,6 +191,20 @@ describe('directories: carriers, carrier groups, MGAs, products', function () {
     const p1 = await get(full, '/insurance/products?limit=2');
     const p2 = await get(full, `/insurance/products?limit=2&cursor=${p1.body.nextCursor}`);
     assert.deepEqual(p2.body.products.map((p: Rec) => p.id), ['product_cyber']);
+  });
+
+  it('rule: product cursors are offset-based and live (no binding): a cursor continues at its offset whatever the filters, limit or caller; a tampered one is invalid_cursor', async () => {
+    const p1 = await get(full, '/insurance/products?limit=1');
+    assert.deepEqual(p1.body.products.map((p: Rec) => p.id), ['product_auto']);
+    const c = p1.body.nextCursor;
+    // The same offset (1) under another limit, other filters, the other path form and another caller.
+    assert.deepEqual((await get(full, `/insurance/products?limit=2&cursor=${c}`)).body.products.map((p: Rec) => p.id), ['product_b', 'product_cyber']);
+    assert.deepEqual((await get(full, `/products?name=cyber&cursor=${c}`)).body.products.map((p: Rec) => p.id), ['product_cyber']);
+    assert.deepEqual((await get(noNaic, `/insurance/products?cursor=${c}`)).body.products.map((p: Rec) => p.id), ['product_b', 'product_cyber']);
+    const tampered = c.slice(0, 20) + (c[20] === 'A' ? 'B' : 'A') + c.slice(21);
+    const bad = await get(full, `/insurance/products?cursor=${tampered}`);
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.code, 'invalid_cursor');
   });
 
   it('rule: product detail has complete availability with writingCompanies {id, name}; claims keep citations; internal_source claims are verified: false', async () => {

@@ -59,6 +59,24 @@ describe('the ifrs command on the embedded default', function () {
     assert.ok(pid === null || !alive(pid), 'and its Postgres with it');
   });
 
+  it('rule: a usage error (missing or unknown option, bad choice, unknown command) exits non-zero with a one-line reason on stderr and nothing on stdout', async () => {
+    for (const args of [
+      ['admin', 'tenant', 'create'],
+      ['admin', 'tenant', 'create', '--name', 'X', '--bogus'],
+      ['admin', 'grant', '--scope', 'mc:x', '--user', 'u', '--role', 'boss'],
+      ['admin', 'nosuch'],
+      ['nosuch'],
+      ['admin'],
+      [],
+    ]) {
+      const r = await runCli([...args, ...dd], env);
+      assert.notEqual(r.code, 0, args.join(' '));
+      assert.equal(r.stdout, '', args.join(' '));
+      assert.equal(r.stderr.trim().split('\n').length, 1, `${args.join(' ')}: a one-line reason, got:\n${r.stderr}`);
+      assert.match(r.stderr, /^ifrs: \S/, args.join(' '));
+    }
+  });
+
   it('rule: an unreachable database gives 503 temporarily_unavailable with Retry-After, never a 500', async () => {
     const tenant = await runCli(['admin', 'tenant', 'create', '--name', 'B', ...dd], env);
     const user = await runCli(['admin', 'user', 'create', '--tenant', tenant.json.tenantId, '--name', 'Bo', ...dd], env);

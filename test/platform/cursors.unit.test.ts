@@ -45,4 +45,13 @@ describe('cursor service', () => {
     now += 2 * 3600 * 1000;
     await assert.rejects(svc.decode(binding, second), isInvalidCursor);
   });
+  it('rule: a cursor decoded with expires: false (live offset cursors, e.g. products) does not expire, but stays tamper-proof', async () => {
+    const live = { kind: 'directory.products', principal: null, request: null };
+    const c = await svc.encode(live, { o: 50 });
+    now += 30 * 24 * 3600 * 1000;
+    assert.deepEqual((await svc.decode(live, c, { expires: false })).state, { o: 50 });
+    await assert.rejects(svc.decode(live, c), isInvalidCursor);
+    const flipped = c.slice(0, 20) + (c[20] === 'A' ? 'B' : 'A') + c.slice(21);
+    await assert.rejects(svc.decode(live, flipped, { expires: false }), isInvalidCursor);
+  });
 });

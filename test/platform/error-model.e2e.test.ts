@@ -135,6 +135,20 @@ describe('HTTP error model', () => {
     assert.equal(query.body.details[0].location, 'query');
   });
 
+  it('rule: never a 500 for bad input: a path segment that is not valid percent-encoding is a coded 400 invalid_request', async () => {
+    for (const seg of ['%', '%E0%A4%A', '%zz']) {
+      const r = await api().post(`/probe/${seg}`, { name: 'x' });
+      assert.equal(r.status, 400, seg);
+      assert.equal(r.body.code, 'invalid_request', seg);
+      assert.deepEqual(r.body.details.map((d: { location: string; code: string }) => [d.location, d.code]), [['path', 'invalid_value']]);
+      assert.equal(r.body.requestId, r.headers.get('x-request-id'));
+    }
+    // Authentication still comes first (README, Decisions): a bad key on such a path is a 401.
+    const unauth = await client(t.baseUrl, 'ifrs_bad').post('/probe/%', { name: 'x' });
+    assert.equal(unauth.status, 401);
+    assert.equal(unauth.body.code, 'unauthenticated');
+  });
+
   it('rule: an unexpected fault is a 500 internal_error that leaks nothing', async () => {
     const r = await api().get('/probe-crash');
     assert.equal(r.status, 500);
@@ -154,6 +168,8 @@ describe('HTTP error model', () => {
     assert.equal(long.status, 431);
     assert.equal(long.body.code, 'request_header_too_large');
     assert.equal(typeof long.body.requestId, 'string');
+    // DESIGN.md: every response carries X-Request-Id, and errors repeat it in requestId.
+    assert.equal(long.headers.get('x-request-id'), long.body.requestId);
     const { port } = new URL(t.baseUrl);
     const raw = await new Promise<string>((resolve, reject) => {
       const s = net.connect(Number(port), '127.0.0.1', () => s.end('GET /api/v2/users/me HTTP/1.1\r\nHost: x\r\nBroken header line\r\n\r\n'));
@@ -163,6 +179,8 @@ describe('HTTP error model', () => {
       s.on('error', reject);
     });
     assert.match(raw, /^HTTP\/1\.1 400 /);
-    assert.equal(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)).code, 'invalid_request');
+    const parsed = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+    assert.equal(parsed.code, 'invalid_request');
+    assert.equal(/\r\nX-Request-Id: ([^\r]+)\r\n/i.exec(raw)?.[1], parsed.requestId);
   });
 });

@@ -52,6 +52,8 @@ describe('HTTP platform: identity, authentication and the error model', () => {
       const r = await client(t.baseUrl).get('/users/me', auth ? { Authorization: auth } : {});
       assert.equal(r.status, 401, String(auth));
       assertErrorShape(r.body, 'unauthenticated');
+      // The HTTP bearer scheme (RFC 6750, section 3): a 401 names its challenge.
+      assert.match(r.headers.get('www-authenticate') ?? '', /^Bearer\b/, String(auth));
     }
     const other = await makeCaller(t.rt, { tenantId: caller.tenantId });
     assert.equal((await client(t.baseUrl, other.apiKey).get('/users/me')).status, 200);
