@@ -23,6 +23,11 @@ const text = (max: number) => (v: string) => (v.length >= 1 && v.length <= max ?
 const pattern = (re: RegExp, what: string) => (v: string) => (re.test(v) ? null : `Must be ${what}.`);
 const oneOf = (values: string[]) => (v: string) => (values.includes(v) ? null : `Must be one of ${values.join(', ')}.`);
 const always = () => true;
+/** Every check must pass; the first message wins. */
+const both = (a: (v: string) => string | null, b: (v: string) => string | null) => (v: string) => a(v) ?? b(v);
+// Normalized TOI and sub-TOI codes, as the catalog list's toi/subToi take them (spec: 1 to 20 characters).
+const normalizedCode = (example: string) =>
+  both(text(20), pattern(/^\d+(\.\d+)*$/, `a normalized code such as ${example} (digits separated by dots, 1 to 20 characters)`));
 const dates = { gte: 'date', lte: 'date', between: 'dateRange' } as const;
 
 export const FILTER_FIELDS: Record<string, FieldSpec> = {
@@ -30,8 +35,8 @@ export const FILTER_FIELDS: Record<string, FieldSpec> = {
   carrierIds: { operators: { containsAny: 'strings', notContainsAny: 'strings' }, check: text(500), narrowing: (op) => op === 'containsAny' },
   naicCompanyCodes: { operators: { containsAny: 'strings', notContainsAny: 'strings' }, check: pattern(/^\d{5}$/, 'a five-digit NAIC company code'), narrowing: (op) => op === 'containsAny' },
   groupId: { operators: { eq: 'string', in: 'strings' }, check: text(500) },
-  toiCode: { operators: { eq: 'string', in: 'strings' }, check: pattern(/^\d+(\.\d+)*$/, 'a normalized code such as 04.0 (digits separated by dots, 1 to 20 characters)') },
-  subToiCode: { operators: { eq: 'string', in: 'strings' }, check: pattern(/^\d+(\.\d+)*$/, 'a normalized code such as 04.0000') },
+  toiCode: { operators: { eq: 'string', in: 'strings' }, check: normalizedCode('04.0') },
+  subToiCode: { operators: { eq: 'string', in: 'strings' }, check: normalizedCode('04.0000') },
   companyName: { operators: { eq: 'string', contains: 'string' }, check: text(500), narrowing: always },
   productName: { operators: { eq: 'string', contains: 'string' }, check: text(500) },
   submissionDate: { operators: dates, narrowing: always },

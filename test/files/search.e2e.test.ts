@@ -165,6 +165,20 @@ describe('POST /insurance/filings/search and /filings/search', () => {
     }
   });
 
+  it('rule: toiCode and subToiCode filters take normalized codes of 1 to 20 characters (a longer one is 400, as for GET toi/subToi)', async () => {
+    const long = `04.${'0'.repeat(18)}`;
+    for (const filters of [
+      [{ field: 'toiCode', operator: 'eq', value: long }],
+      [{ field: 'subToiCode', operator: 'in', value: ['04.0000', long] }],
+    ]) {
+      const r = await search({ query: 'wildfire', filters });
+      assert.equal(r.status, 400, JSON.stringify(r.body));
+      assert.equal(r.body.code, 'invalid_request');
+      assert.equal(r.body.details[0].path.slice(0, 3).join('.'), 'filters.0.value');
+    }
+    assert.equal((await search({ query: 'wildfire', filters: [{ field: 'toiCode', operator: 'eq', value: `04.${'0'.repeat(17)}` }] })).status, 200);
+  });
+
   it('rule: body over 64 KiB is 413 request_too_large', async () => {
     const r = await search({ query: 'wildfire', filters: [{ field: 'carrierIds', operator: 'containsAny', value: Array.from({ length: 100 }, () => 'c'.repeat(500)) }], pad: 'x'.repeat(20000) });
     assert.equal(r.status, 413);
