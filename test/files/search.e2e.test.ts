@@ -207,6 +207,21 @@ describe('POST /insurance/filings/search and /filings/search', () => {
     assert.equal(new Set(seen).size, 5);
   });
 
+  it('rule: a cursor continues the same semantic body: an omitted field and its default (dataScope, includePassages, sort, filters) are the same request', async () => {
+    const body = { query: 'wildfire surcharge roof', limit: 1 };
+    const first = await search(body);
+    assert.equal(first.status, 200);
+    const cursor = first.body.nextCursor;
+    assert.ok(cursor);
+    const explicit = { ...body, dataScope: 'recent', includePassages: false, sort: [{ field: 'submissionDate', direction: 'desc' }], filters: [], cursor };
+    const r = await search(explicit);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(r.body, (await search({ ...body, cursor })).body);
+    // A different value is still another request.
+    assert.equal((await search({ ...body, dataScope: 'all', cursor })).body.code, 'invalid_cursor');
+    assert.equal((await search({ ...body, includePassages: true, cursor })).body.code, 'invalid_cursor');
+  });
+
   it('rule: exhaustive is false when more filings match than the candidate window', async () => {
     // 101 matching filings > the 100-document window with passages.
     for (let i = 0; i < 101; i++) await importFiling(t.rt, aFiling({ state: 'NV' }), [aTextFile([`telematics usage based program number ${i}`])]);
