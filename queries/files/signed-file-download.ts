@@ -4,7 +4,7 @@ import type { SignedUrls } from '../../src/http/signed-urls';
 import { qScalar } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
 import type { BlobStore } from '../../src/ports/blob-store';
-import { downloadRestricted, signedDownloadPath } from './file-download';
+import { downloadRestricted, signedDownloadPath, versionHeader } from './file-download';
 import type { FilesReadModel } from './files-read-model';
 
 /** `filename*` per RFC 6266/8187, with a plain ASCII `filename` for old clients. */
@@ -79,7 +79,7 @@ export class SignedFileDownloadRoutes implements RouteModule {
           }
           res.setHeader('Content-Type', file.mimeType);
           res.setHeader('Content-Disposition', contentDisposition(file.name));
-          res.setHeader('File-Version-Id', params.version);
+          res.setHeader('File-Version-Id', versionHeader(params.version));
           res.setHeader('Cache-Control', 'private, no-store');
           const r = range === 'all' ? null : range;
           res.status(r ? 206 : 200);

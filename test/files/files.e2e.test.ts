@@ -300,6 +300,28 @@ describe('stored files of catalog filings: inventory, text, download', () => {
       assert.equal(unknown.body.code, 'not_found');
     });
 
+    it('rule: any source versionId gives a 302 with a File-Version-Id header (never a 500) that pins the same version on a retry', async () => {
+      const versions = ['版本 2', 'v1\nrev', 'v%41 ü'];
+      const f = await importFiling(t.rt, aFiling(), versions.map((v, i) => aContentFile(Buffer.from(`bytes ${i}`), { name: `v${i}.txt`, versionId: v })));
+      await t.rt.engine.catchUp();
+      for (let i = 0; i < versions.length; i++) {
+        const { fileId } = f.files[i];
+        const r = await api().get(`/files/${fileId}/download`);
+        assert.equal(r.status, 302, `${versions[i]}: ${r.text}`);
+        const header = r.headers.get('file-version-id')!;
+        assert.match(header, /^[\x21-\x7e]+$/, 'a header value a client reads back as sent');
+        for (const given of [header, versions[i]]) {
+          const again = await api().get(`/files/${fileId}/download?versionId=${encodeURIComponent(given)}`);
+          assert.equal(again.status, 302, given);
+          assert.equal(again.headers.get('file-version-id'), header);
+        }
+        const d = await fetchSigned(r.headers.get('location')!);
+        assert.equal(d.status, 200);
+        assert.equal(d.headers.get('file-version-id'), header);
+        assert.equal(await d.text(), `bytes ${i}`);
+      }
+    });
+
     it('rule: Range requests give 206 with Content-Range, unsatisfiable ones 416', async () => {
       const r = await api().get(`/files/${fl.files[2].fileId}/download`);
       const url = r.headers.get('location')!;
