@@ -30,6 +30,17 @@ export function parseRange(header: string | undefined, size: number): { start: n
   return { start, end };
 }
 
+/** `type/subtype` and optional parameters (RFC 9110 tokens, printable ASCII). */
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[\x20-\x7e]*)?$/;
+
+/**
+ * The Content-Type of a stored original: the catalog import records the media type as given (any text), and
+ * one that is not a media type (a header cannot carry it, or it is not one) is served as plain bytes.
+ */
+export function contentTypeOf(mimeType: string): string {
+  return MEDIA_TYPE.test(mimeType) ? mimeType : 'application/octet-stream';
+}
+
 const Params = z.strictObject({ fileId: z.string().min(1).max(128), version: z.string().min(1).max(300), grant: z.string().min(1).max(64) });
 const Query = z.strictObject({ expires: qScalar(z.string().max(20)).optional(), signature: qScalar(z.string().max(100)).optional() });
 
@@ -77,7 +88,7 @@ export class SignedFileDownloadRoutes implements RouteModule {
             res.setHeader('Content-Range', `bytes */${size}`);
             throw new AppError(416, 'range_not_satisfiable', `The requested range is outside the file (${size} bytes).`);
           }
-          res.setHeader('Content-Type', file.mimeType);
+          res.setHeader('Content-Type', contentTypeOf(file.mimeType));
           res.setHeader('Content-Disposition', contentDisposition(file.name));
           res.setHeader('File-Version-Id', versionHeader(params.version));
           res.setHeader('Cache-Control', 'private, no-store');

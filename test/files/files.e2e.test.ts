@@ -322,6 +322,21 @@ describe('stored files of catalog filings: inventory, text, download', () => {
       }
     });
 
+    it('rule: the signed address serves a file whose recorded media type is not one (never a 500): as application/octet-stream', async () => {
+      const types = ['текст/plain', 'text/plain\r\nX-Injected: 1', 'not a media type'];
+      const f = await importFiling(t.rt, aFiling(), types.map((mimeType, i) => aContentFile(Buffer.from(`typed ${i}`), { name: `t${i}.txt`, mimeType })));
+      await t.rt.engine.catchUp();
+      for (let i = 0; i < types.length; i++) {
+        const r = await api().get(`/files/${f.files[i].fileId}/download`);
+        assert.equal(r.status, 302);
+        const d = await fetchSigned(r.headers.get('location')!);
+        assert.equal(d.status, 200, JSON.stringify(types[i]));
+        assert.equal(d.headers.get('content-type'), 'application/octet-stream');
+        assert.equal(d.headers.get('x-injected'), null);
+        assert.equal(await d.text(), `typed ${i}`);
+      }
+    });
+
     it('rule: Range requests give 206 with Content-Range, unsatisfiable ones 416', async () => {
       const r = await api().get(`/files/${fl.files[2].fileId}/download`);
       const url = r.headers.get('location')!;
