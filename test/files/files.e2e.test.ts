@@ -382,6 +382,20 @@ describe('stored files of catalog filings: inventory, text, download', () => {
     });
   });
 
+  it('rule: a path whose percent-encoding does not decode is 400 invalid_request (401 first without a valid key), never a 500', async () => {
+    for (const p of ['/files/%ZZ/text', '/files/%E0%A4%A/download', '/filings/%ZZ/files', '/insurance/filings/%ZZ/files']) {
+      const r = await api().get(p);
+      assert.equal(r.status, 400, `${p}: ${r.text}`);
+      assert.equal(r.body.code, 'invalid_request');
+      assert.equal(r.body.details[0].location, 'path');
+      assert.ok(r.body.requestId);
+      assert.equal((await client(t.baseUrl, 'ifrs_nope').get(p)).status, 401);
+    }
+    const signed = await client(t.baseUrl).get('/signed/files/%ZZ/v/g?expires=1&signature=x');
+    assert.equal(signed.status, 400, signed.text);
+    assert.equal(signed.body.code, 'invalid_request');
+  });
+
   it('the OpenAPI document lists the file, signed download and search operations', async () => {
     const r = await client(t.baseUrl).get('/openapi.json');
     assert.equal(r.status, 200);
