@@ -15,7 +15,11 @@ export const PASSAGES_PER_FILE = 2;
 const Filter = z
   .strictObject({ field: z.string().max(64), operator: z.string().max(32), value: z.unknown() })
   .superRefine((f, ctx) => {
-    for (const p of filterProblems(f)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+    // A wrong type keeps its detail code (invalid_type); every other problem is an invalid_value.
+    for (const p of filterProblems(f)) {
+      if (p.code === 'invalid_type') ctx.addIssue({ code: 'invalid_type', expected: 'string', input: f.value, path: p.path, message: p.message });
+      else ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+    }
   })
   .openapi('SearchFilter', { description: `Fields: ${Object.keys(FILTER_FIELDS).join(', ')}. The field × operator table is in docs/search.md and the description of the operation.` });
 

@@ -73,7 +73,7 @@ export function filterProblems(f: RawFilter): { path: string[]; message: string;
       return m ? [{ path: ['value'], code: 'invalid_value', message: m }] : [];
     }
     case 'strings': {
-      if (!Array.isArray(v) || v.length < 1 || v.length > 100) return [{ path: ['value'], code: 'invalid_type', message: `${f.field} ${f.operator} takes an array of 1 to 100 strings.` }];
+      if (!Array.isArray(v) || v.length < 1 || v.length > 100) return [{ path: ['value'], code: Array.isArray(v) ? 'invalid_value' : 'invalid_type', message: `${f.field} ${f.operator} takes an array of 1 to 100 strings.` }];
       for (let i = 0; i < v.length; i++) {
         if (typeof v[i] !== 'string') return [{ path: ['value', String(i)], code: 'invalid_type', message: 'Must be a string.' }];
         const m = spec.check?.(v[i] as string);
@@ -84,7 +84,10 @@ export function filterProblems(f: RawFilter): { path: string[]; message: string;
     case 'date':
       return isDate(v) ? [] : [{ path: ['value'], code: typeof v === 'string' ? 'invalid_value' : 'invalid_type', message: 'Must be a date YYYY-MM-DD.' }];
     case 'dateRange':
-      if (!Array.isArray(v) || v.length !== 2 || !isDate(v[0]) || !isDate(v[1])) return [{ path: ['value'], code: 'invalid_type', message: 'between takes [from, to] dates YYYY-MM-DD (inclusive).' }];
+      if (!Array.isArray(v) || v.length !== 2 || !isDate(v[0]) || !isDate(v[1])) {
+        const typed = Array.isArray(v) && v.every((x) => typeof x === 'string');
+        return [{ path: ['value'], code: typed ? 'invalid_value' : 'invalid_type', message: 'between takes [from, to] dates YYYY-MM-DD (inclusive).' }];
+      }
       return v[0] <= v[1] ? [] : [{ path: ['value'], code: 'invalid_value', message: 'The range ends before it starts.' }];
   }
 }

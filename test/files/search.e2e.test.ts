@@ -179,6 +179,22 @@ describe('POST /insurance/filings/search and /filings/search', () => {
     assert.equal((await search({ query: 'wildfire', filters: [{ field: 'toiCode', operator: 'eq', value: `04.${'0'.repeat(17)}` }] })).status, 200);
   });
 
+  it('rule: error details code a filter value of the wrong type invalid_type and a wrong value of the right type invalid_value', async () => {
+    const cases: [object, string[], string][] = [
+      [{ field: 'state', operator: 'eq', value: ['TX'] }, ['filters', '0', 'value'], 'invalid_type'],
+      [{ field: 'state', operator: 'in', value: [7] }, ['filters', '0', 'value', '0'], 'invalid_type'],
+      [{ field: 'submissionDate', operator: 'gte', value: 20240101 }, ['filters', '0', 'value'], 'invalid_type'],
+      [{ field: 'state', operator: 'eq', value: 'Texas' }, ['filters', '0', 'value'], 'invalid_value'],
+      [{ field: 'submissionDate', operator: 'gte', value: '2024-02-30' }, ['filters', '0', 'value'], 'invalid_value'],
+      [{ field: 'color', operator: 'eq', value: 'red' }, ['filters', '0', 'field'], 'invalid_value'],
+    ];
+    for (const [filter, path, code] of cases) {
+      const r = await search({ query: 'wildfire', filters: [filter] });
+      assert.equal(r.status, 400);
+      assert.deepEqual([r.body.details[0].path, r.body.details[0].code], [path, code], JSON.stringify(filter));
+    }
+  });
+
   it('rule: body over 64 KiB is 413 request_too_large', async () => {
     const r = await search({ query: 'wildfire', filters: [{ field: 'carrierIds', operator: 'containsAny', value: Array.from({ length: 100 }, () => 'c'.repeat(500)) }], pad: 'x'.repeat(20000) });
     assert.equal(r.status, 413);
