@@ -21,6 +21,39 @@ export function signedDownloadPath(fileId: string, version: string, grant = cryp
   return `/api/v2/signed/files/${fileId}/${encodeURIComponent(version)}/${grant}`;
 }
 
+/** Printable ASCII without surrounding spaces: a header value every client reads back exactly as sent. */
+const HEADER_SAFE = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/;
+
+/**
+ * The File-Version-Id header of a version. A source version id is free text: one that a header cannot
+ * carry as is (non-ASCII, control characters, surrounding spaces: Node refuses most of them, a 500) is
+ * sent percent-encoded as UTF-8, `%` included, so the header stays an opaque value that pins it again.
+ */
+export function versionHeader(version: string): string {
+  if (HEADER_SAFE.test(version)) return version;
+  let out = '';
+  for (const byte of Buffer.from(version, 'utf8')) {
+    const c = String.fromCharCode(byte);
+    out += byte > 0x20 && byte < 0x7f && c !== '%' ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+/**
+ * The versions a `versionId` parameter can name: itself, and the version whose header it is when that one
+ * had to be encoded (a decoded value a header could have carried as is was never encoded, so none is ambiguous).
+ */
+export function versionsNamedBy(given: string): string[] {
+  if (!given.includes('%')) return [given];
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(given);
+  } catch {
+    return [given];
+  }
+  return versionHeader(decoded) === given && decoded !== given ? [given, decoded] : [given];
+}
+
 const Params = z.strictObject({ fileId: z.string().min(1).max(128) });
 const Query = z.strictObject({ versionId: qScalar(z.string().min(1).max(256)).optional() });
 
@@ -36,7 +69,7 @@ export class FileDownloadRoutes implements RouteModule {
         summary: 'Download the original of a file (redirect to a signed address)',
         description:
           `302 to an absolute signed address valid ${this.ttlSeconds} seconds, followed without the API key. ` +
-          'File-Version-Id is the opaque version pinned: the source versionId, or `sha256-` + 32 hex digits of the content when the source gives none. ' +
+          'File-Version-Id is the opaque version pinned: the source versionId (percent-encoded as UTF-8 when a header cannot carry it as is), or `sha256-` + 32 hex digits of the content when the source gives none; either form is accepted as versionId. ' +
           'An unknown versionId is 404; a restricted file 403 download_restricted; a file without a stored original 409 content_unavailable.',
         tags: ['files'],
         params: Params,
@@ -52,15 +85,17 @@ export class FileDownloadRoutes implements RouteModule {
           if (file.restricted) throw downloadRestricted();
           let version: string;
           if (query.versionId !== undefined) {
-            if (!(await this.files.version(file.fileId, query.versionId))) throw notFound('This file has no such version.');
-            version = query.versionId;
+            let known: string | undefined;
+            for (const v of versionsNamedBy(query.versionId)) if (!known && (await this.files.version(file.fileId, v))) known = v;
+            if (!known) throw notFound('This file has no such version.');
+            version = known;
           } else {
             const current = downloadVersionOf(file);
             if (!current) throw contentUnavailable();
             version = current;
           }
           const { url } = this.signed.sign('GET', signedDownloadPath(file.fileId, version), this.ttlSeconds);
-          return { status: 302, headers: { Location: this.signed.absolute(req, url), 'File-Version-Id': version, 'Cache-Control': 'no-store' } };
+          return { status: 302, headers: { Location: this.signed.absolute(req, url), 'File-Version-Id': versionHeader(version), 'Cache-Control': 'no-store' } };
         },
       }),
     ];

@@ -4,7 +4,7 @@ import type { SignedUrls } from '../../src/http/signed-urls';
 import { qScalar } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
 import type { BlobStore } from '../../src/ports/blob-store';
-import { downloadRestricted, signedDownloadPath } from './file-download';
+import { downloadRestricted, signedDownloadPath, versionHeader } from './file-download';
 import type { FilesReadModel } from './files-read-model';
 
 /** `filename*` per RFC 6266/8187, with a plain ASCII `filename` for old clients. */
@@ -28,6 +28,17 @@ export function parseRange(header: string | undefined, size: number): { start: n
   const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
   if (start >= size || end < start) return 'unsatisfiable';
   return { start, end };
+}
+
+/** `type/subtype` and optional parameters (RFC 9110 tokens, printable ASCII). */
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[\x20-\x7e]*)?$/;
+
+/**
+ * The Content-Type of a stored original: the catalog import records the media type as given (any text), and
+ * one that is not a media type (a header cannot carry it, or it is not one) is served as plain bytes.
+ */
+export function contentTypeOf(mimeType: string): string {
+  return MEDIA_TYPE.test(mimeType) ? mimeType : 'application/octet-stream';
 }
 
 const Params = z.strictObject({ fileId: z.string().min(1).max(128), version: z.string().min(1).max(300), grant: z.string().min(1).max(64) });
@@ -77,9 +88,9 @@ export class SignedFileDownloadRoutes implements RouteModule {
             res.setHeader('Content-Range', `bytes */${size}`);
             throw new AppError(416, 'range_not_satisfiable', `The requested range is outside the file (${size} bytes).`);
           }
-          res.setHeader('Content-Type', file.mimeType);
+          res.setHeader('Content-Type', contentTypeOf(file.mimeType));
           res.setHeader('Content-Disposition', contentDisposition(file.name));
-          res.setHeader('File-Version-Id', params.version);
+          res.setHeader('File-Version-Id', versionHeader(params.version));
           res.setHeader('Cache-Control', 'private, no-store');
           const r = range === 'all' ? null : range;
           res.status(r ? 206 : 200);

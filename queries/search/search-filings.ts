@@ -5,7 +5,7 @@ import { z } from '../../src/http/zod';
 import { canViewSerff } from '../../src/identity/principal';
 import type { SearchIndex } from '../../src/ports/search-index';
 import { FILTER_FIELDS, filterProblems } from './search-filters';
-import { buildSearchQuery, intentRepeatsQuery, type SearchBody } from './search-query';
+import { buildSearchQuery, DEFAULT_DATA_SCOPE, DEFAULT_LIMIT, DEFAULT_SORT, INCLUDE_PASSAGES_DEFAULT, intentRepeatsQuery, type SearchBody } from './search-query';
 
 export const SEARCH_BODY_LIMIT = 64 * 1024;
 /** Files listed per filing in `matches`, and passages per file. */
@@ -15,7 +15,11 @@ export const PASSAGES_PER_FILE = 2;
 const Filter = z
   .strictObject({ field: z.string().max(64), operator: z.string().max(32), value: z.unknown() })
   .superRefine((f, ctx) => {
-    for (const p of filterProblems(f)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+    // A wrong type keeps its detail code (invalid_type); every other problem is an invalid_value.
+    for (const p of filterProblems(f)) {
+      if (p.code === 'invalid_type') ctx.addIssue({ code: 'invalid_type', expected: 'string', input: f.value, path: p.path, message: p.message });
+      else ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+    }
   })
   .openapi('SearchFilter', { description: `Fields: ${Object.keys(FILTER_FIELDS).join(', ')}. The field × operator table is in docs/search.md and the description of the operation.` });
 
@@ -74,7 +78,16 @@ export class SearchFilingsRoutes implements RouteModule {
     const serff = canViewSerff(principal);
     if (!serff && body.filters?.some((f) => f.field === 'source' && f.value === 'serff')) throw forbidden('Searching serff filings needs the serff:view permission.');
     const { cursor, ...semantic } = body;
-    const binding = { kind: 'search.post', principal, request: { ...semantic, limit: semantic.limit ?? 50 } };
+    // Bound to the semantic body: a field left out and the same field sent with its default are one request.
+    const request = {
+      ...semantic,
+      filters: semantic.filters ?? [],
+      sort: semantic.sort ?? DEFAULT_SORT,
+      includePassages: semantic.includePassages ?? INCLUDE_PASSAGES_DEFAULT,
+      dataScope: semantic.dataScope ?? DEFAULT_DATA_SCOPE,
+      limit: semantic.limit ?? DEFAULT_LIMIT,
+    };
+    const binding = { kind: 'search.post', principal, request };
     let offset = 0;
     let issuedAt: number | undefined;
     if (cursor) {

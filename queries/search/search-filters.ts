@@ -23,6 +23,11 @@ const text = (max: number) => (v: string) => (v.length >= 1 && v.length <= max ?
 const pattern = (re: RegExp, what: string) => (v: string) => (re.test(v) ? null : `Must be ${what}.`);
 const oneOf = (values: string[]) => (v: string) => (values.includes(v) ? null : `Must be one of ${values.join(', ')}.`);
 const always = () => true;
+/** Every check must pass; the first message wins. */
+const both = (a: (v: string) => string | null, b: (v: string) => string | null) => (v: string) => a(v) ?? b(v);
+// Normalized TOI and sub-TOI codes, as the catalog list's toi/subToi take them (spec: 1 to 20 characters).
+const normalizedCode = (example: string) =>
+  both(text(20), pattern(/^\d+(\.\d+)*$/, `a normalized code such as ${example} (digits separated by dots, 1 to 20 characters)`));
 const dates = { gte: 'date', lte: 'date', between: 'dateRange' } as const;
 
 export const FILTER_FIELDS: Record<string, FieldSpec> = {
@@ -30,8 +35,8 @@ export const FILTER_FIELDS: Record<string, FieldSpec> = {
   carrierIds: { operators: { containsAny: 'strings', notContainsAny: 'strings' }, check: text(500), narrowing: (op) => op === 'containsAny' },
   naicCompanyCodes: { operators: { containsAny: 'strings', notContainsAny: 'strings' }, check: pattern(/^\d{5}$/, 'a five-digit NAIC company code'), narrowing: (op) => op === 'containsAny' },
   groupId: { operators: { eq: 'string', in: 'strings' }, check: text(500) },
-  toiCode: { operators: { eq: 'string', in: 'strings' }, check: pattern(/^\d+(\.\d+)*$/, 'a normalized code such as 04.0 (digits separated by dots, 1 to 20 characters)') },
-  subToiCode: { operators: { eq: 'string', in: 'strings' }, check: pattern(/^\d+(\.\d+)*$/, 'a normalized code such as 04.0000') },
+  toiCode: { operators: { eq: 'string', in: 'strings' }, check: normalizedCode('04.0') },
+  subToiCode: { operators: { eq: 'string', in: 'strings' }, check: normalizedCode('04.0000') },
   companyName: { operators: { eq: 'string', contains: 'string' }, check: text(500), narrowing: always },
   productName: { operators: { eq: 'string', contains: 'string' }, check: text(500) },
   submissionDate: { operators: dates, narrowing: always },
@@ -68,7 +73,7 @@ export function filterProblems(f: RawFilter): { path: string[]; message: string;
       return m ? [{ path: ['value'], code: 'invalid_value', message: m }] : [];
     }
     case 'strings': {
-      if (!Array.isArray(v) || v.length < 1 || v.length > 100) return [{ path: ['value'], code: 'invalid_type', message: `${f.field} ${f.operator} takes an array of 1 to 100 strings.` }];
+      if (!Array.isArray(v) || v.length < 1 || v.length > 100) return [{ path: ['value'], code: Array.isArray(v) ? 'invalid_value' : 'invalid_type', message: `${f.field} ${f.operator} takes an array of 1 to 100 strings.` }];
       for (let i = 0; i < v.length; i++) {
         if (typeof v[i] !== 'string') return [{ path: ['value', String(i)], code: 'invalid_type', message: 'Must be a string.' }];
         const m = spec.check?.(v[i] as string);
@@ -79,7 +84,10 @@ export function filterProblems(f: RawFilter): { path: string[]; message: string;
     case 'date':
       return isDate(v) ? [] : [{ path: ['value'], code: typeof v === 'string' ? 'invalid_value' : 'invalid_type', message: 'Must be a date YYYY-MM-DD.' }];
     case 'dateRange':
-      if (!Array.isArray(v) || v.length !== 2 || !isDate(v[0]) || !isDate(v[1])) return [{ path: ['value'], code: 'invalid_type', message: 'between takes [from, to] dates YYYY-MM-DD (inclusive).' }];
+      if (!Array.isArray(v) || v.length !== 2 || !isDate(v[0]) || !isDate(v[1])) {
+        const typed = Array.isArray(v) && v.every((x) => typeof x === 'string');
+        return [{ path: ['value'], code: typed ? 'invalid_value' : 'invalid_type', message: 'between takes [from, to] dates YYYY-MM-DD (inclusive).' }];
+      }
       return v[0] <= v[1] ? [] : [{ path: ['value'], code: 'invalid_value', message: 'The range ends before it starts.' }];
   }
 }

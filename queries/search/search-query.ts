@@ -18,6 +18,8 @@ export const WINDOW_WITH_PASSAGES = 100;
 export const WINDOW_WITHOUT_PASSAGES = 1200;
 export const INCLUDE_PASSAGES_DEFAULT = false;
 export const DEFAULT_SORT: SortKey[] = [{ field: 'submissionDate', direction: 'desc' }];
+export const DEFAULT_DATA_SCOPE = 'recent';
+export const DEFAULT_LIMIT = 50;
 
 // SERFF tracking numbers: a four-letter company code, a dash, an optional letter and nine digits.
 const SERFF_COMPLETE = /^[A-Z]{4}-[A-Z]?\d{9}$/i;
@@ -88,11 +90,11 @@ export function buildSearchQuery(body: SearchBody, caller: { canViewSerff: boole
     intent: body.intent ?? null,
     reference,
     filters: filters.map(toIndexFilter),
-    dataScope: body.dataScope ?? 'recent',
+    dataScope: body.dataScope ?? DEFAULT_DATA_SCOPE,
     excludedSources,
     sort: body.sort ?? DEFAULT_SORT,
     window: includePassages ? WINDOW_WITH_PASSAGES : WINDOW_WITHOUT_PASSAGES,
     offset: page.offset,
-    limit: body.limit ?? 50,
+    limit: body.limit ?? DEFAULT_LIMIT,
   };
 }

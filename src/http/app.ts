@@ -309,6 +309,20 @@ export function createApp(deps: AppDeps): express.Express {
   app.use('/api/v2', api);
   app.use((req, _res, next) => next(notFound(`No route ${req.method} ${req.path}.`)));
 
+  // A path segment whose percent-encoding does not decode fails in the router while it matches, before any
+  // route's handler (a URIError marked 400 but not exposed): bad input, so a coded 400 at the path, after the
+  // key check as for any route (the signed addresses need no key).
+  app.use(async (err: unknown, req: Request, _res: Response, next: NextFunction) => {
+    if (!(err instanceof URIError && (err as { status?: number }).status === 400)) return next(err);
+    try {
+      if (!req.path.startsWith('/api/v2/signed/')) knownPrincipal(await deps.authenticate(bearerKey(req)));
+    } catch (e) {
+      return next(e);
+    }
+    const message = 'The path is not valid percent-encoded UTF-8.';
+    next(new AppError(400, 'invalid_request', message, [{ location: 'path', path: [], code: 'invalid_value', message }]));
+  });
+
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     let e: AppError;
     const anyErr = err as { type?: string; status?: number; expose?: boolean; message?: string };

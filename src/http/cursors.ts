@@ -103,7 +103,9 @@ export class CursorService {
   async decode<S>(b: CursorBinding, cursor: string, options: { expires?: boolean } = {}): Promise<DecodedCursor<S>> {
     if (cursor.length < 1 || cursor.length > MAX_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalidCursor();
     const raw = Buffer.from(cursor, 'base64url');
-    if (raw.length < HEADER_BYTES + MAC_BYTES) throw invalidCursor();
+    // Node ignores the unused low bits of the last character: only the canonical spelling of the bytes
+    // is the cursor, so an altered last character is refused like any other alteration.
+    if (raw.length < HEADER_BYTES + MAC_BYTES || raw.toString('base64url') !== cursor) throw invalidCursor();
     const body = raw.subarray(0, raw.length - MAC_BYTES);
     const mac = raw.subarray(raw.length - MAC_BYTES);
     if (!crypto.timingSafeEqual(mac, this.mac(body))) throw invalidCursor();

@@ -300,6 +300,43 @@ describe('stored files of catalog filings: inventory, text, download', () => {
       assert.equal(unknown.body.code, 'not_found');
     });
 
+    it('rule: any source versionId gives a 302 with a File-Version-Id header (never a 500) that pins the same version on a retry', async () => {
+      const versions = ['版本 2', 'v1\nrev', 'v%41 ü'];
+      const f = await importFiling(t.rt, aFiling(), versions.map((v, i) => aContentFile(Buffer.from(`bytes ${i}`), { name: `v${i}.txt`, versionId: v })));
+      await t.rt.engine.catchUp();
+      for (let i = 0; i < versions.length; i++) {
+        const { fileId } = f.files[i];
+        const r = await api().get(`/files/${fileId}/download`);
+        assert.equal(r.status, 302, `${versions[i]}: ${r.text}`);
+        const header = r.headers.get('file-version-id')!;
+        assert.match(header, /^[\x21-\x7e]+$/, 'a header value a client reads back as sent');
+        for (const given of [header, versions[i]]) {
+          const again = await api().get(`/files/${fileId}/download?versionId=${encodeURIComponent(given)}`);
+          assert.equal(again.status, 302, given);
+          assert.equal(again.headers.get('file-version-id'), header);
+        }
+        const d = await fetchSigned(r.headers.get('location')!);
+        assert.equal(d.status, 200);
+        assert.equal(d.headers.get('file-version-id'), header);
+        assert.equal(await d.text(), `bytes ${i}`);
+      }
+    });
+
+    it('rule: the signed address serves a file whose recorded media type is not one (never a 500): as application/octet-stream', async () => {
+      const types = ['текст/plain', 'text/plain\r\nX-Injected: 1', 'not a media type'];
+      const f = await importFiling(t.rt, aFiling(), types.map((mimeType, i) => aContentFile(Buffer.from(`typed ${i}`), { name: `t${i}.txt`, mimeType })));
+      await t.rt.engine.catchUp();
+      for (let i = 0; i < types.length; i++) {
+        const r = await api().get(`/files/${f.files[i].fileId}/download`);
+        assert.equal(r.status, 302);
+        const d = await fetchSigned(r.headers.get('location')!);
+        assert.equal(d.status, 200, JSON.stringify(types[i]));
+        assert.equal(d.headers.get('content-type'), 'application/octet-stream');
+        assert.equal(d.headers.get('x-injected'), null);
+        assert.equal(await d.text(), `typed ${i}`);
+      }
+    });
+
     it('rule: Range requests give 206 with Content-Range, unsatisfiable ones 416', async () => {
       const r = await api().get(`/files/${fl.files[2].fileId}/download`);
       const url = r.headers.get('location')!;
@@ -343,6 +380,20 @@ describe('stored files of catalog filings: inventory, text, download', () => {
       assert.equal(none.status, 409);
       assert.equal(none.body.code, 'content_unavailable');
     });
+  });
+
+  it('rule: a path whose percent-encoding does not decode is 400 invalid_request (401 first without a valid key), never a 500', async () => {
+    for (const p of ['/files/%ZZ/text', '/files/%E0%A4%A/download', '/filings/%ZZ/files', '/insurance/filings/%ZZ/files']) {
+      const r = await api().get(p);
+      assert.equal(r.status, 400, `${p}: ${r.text}`);
+      assert.equal(r.body.code, 'invalid_request');
+      assert.equal(r.body.details[0].location, 'path');
+      assert.ok(r.body.requestId);
+      assert.equal((await client(t.baseUrl, 'ifrs_nope').get(p)).status, 401);
+    }
+    const signed = await client(t.baseUrl).get('/signed/files/%ZZ/v/g?expires=1&signature=x');
+    assert.equal(signed.status, 400, signed.text);
+    assert.equal(signed.body.code, 'invalid_request');
   });
 
   it('the OpenAPI document lists the file, signed download and search operations', async () => {

@@ -165,6 +165,36 @@ describe('POST /insurance/filings/search and /filings/search', () => {
     }
   });
 
+  it('rule: toiCode and subToiCode filters take normalized codes of 1 to 20 characters (a longer one is 400, as for GET toi/subToi)', async () => {
+    const long = `04.${'0'.repeat(18)}`;
+    for (const filters of [
+      [{ field: 'toiCode', operator: 'eq', value: long }],
+      [{ field: 'subToiCode', operator: 'in', value: ['04.0000', long] }],
+    ]) {
+      const r = await search({ query: 'wildfire', filters });
+      assert.equal(r.status, 400, JSON.stringify(r.body));
+      assert.equal(r.body.code, 'invalid_request');
+      assert.equal(r.body.details[0].path.slice(0, 3).join('.'), 'filters.0.value');
+    }
+    assert.equal((await search({ query: 'wildfire', filters: [{ field: 'toiCode', operator: 'eq', value: `04.${'0'.repeat(17)}` }] })).status, 200);
+  });
+
+  it('rule: error details code a filter value of the wrong type invalid_type and a wrong value of the right type invalid_value', async () => {
+    const cases: [object, string[], string][] = [
+      [{ field: 'state', operator: 'eq', value: ['TX'] }, ['filters', '0', 'value'], 'invalid_type'],
+      [{ field: 'state', operator: 'in', value: [7] }, ['filters', '0', 'value', '0'], 'invalid_type'],
+      [{ field: 'submissionDate', operator: 'gte', value: 20240101 }, ['filters', '0', 'value'], 'invalid_type'],
+      [{ field: 'state', operator: 'eq', value: 'Texas' }, ['filters', '0', 'value'], 'invalid_value'],
+      [{ field: 'submissionDate', operator: 'gte', value: '2024-02-30' }, ['filters', '0', 'value'], 'invalid_value'],
+      [{ field: 'color', operator: 'eq', value: 'red' }, ['filters', '0', 'field'], 'invalid_value'],
+    ];
+    for (const [filter, path, code] of cases) {
+      const r = await search({ query: 'wildfire', filters: [filter] });
+      assert.equal(r.status, 400);
+      assert.deepEqual([r.body.details[0].path, r.body.details[0].code], [path, code], JSON.stringify(filter));
+    }
+  });
+
   it('rule: body over 64 KiB is 413 request_too_large', async () => {
     const r = await search({ query: 'wildfire', filters: [{ field: 'carrierIds', operator: 'containsAny', value: Array.from({ length: 100 }, () => 'c'.repeat(500)) }], pad: 'x'.repeat(20000) });
     assert.equal(r.status, 413);
@@ -191,6 +221,21 @@ describe('POST /insurance/filings/search and /filings/search', () => {
     } while (cursor);
     assert.equal(pages, 3);
     assert.equal(new Set(seen).size, 5);
+  });
+
+  it('rule: a cursor continues the same semantic body: an omitted field and its default (dataScope, includePassages, sort, filters) are the same request', async () => {
+    const body = { query: 'wildfire surcharge roof', limit: 1 };
+    const first = await search(body);
+    assert.equal(first.status, 200);
+    const cursor = first.body.nextCursor;
+    assert.ok(cursor);
+    const explicit = { ...body, dataScope: 'recent', includePassages: false, sort: [{ field: 'submissionDate', direction: 'desc' }], filters: [], cursor };
+    const r = await search(explicit);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(r.body, (await search({ ...body, cursor })).body);
+    // A different value is still another request.
+    assert.equal((await search({ ...body, dataScope: 'all', cursor })).body.code, 'invalid_cursor');
+    assert.equal((await search({ ...body, includePassages: true, cursor })).body.code, 'invalid_cursor');
   });
 
   it('rule: exhaustive is false when more filings match than the candidate window', async () => {

@@ -36,6 +36,17 @@ describe('cursor service', () => {
     await assert.rejects(svc.decode(binding, 'x'.repeat(129)), isInvalidCursor);
   });
 
+  it('rule: a tampered cursor is invalid_cursor, also when only the last character changes (base64url padding bits)', async () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    for (const o of [5, 50, 500, 5000]) {
+      const c = await svc.encode(binding, { o });
+      for (const ch of alphabet) {
+        if (ch === c[c.length - 1]) continue;
+        await assert.rejects(svc.decode(binding, c.slice(0, -1) + ch), isInvalidCursor, `${c} with last character ${ch}`);
+      }
+    }
+  });
+
   it('rule: cursors expire 24 hours after the first page, and continuing does not extend that', async () => {
     const first = await svc.encode(binding, { o: 50 });
     const issued = (await svc.decode(binding, first)).issuedAt;
