@@ -299,9 +299,7 @@ export function createApp(deps: AppDeps): express.Express {
     // No route answers OPTIONS, but a router answers it by itself (200 with Allow) when its routes match
     // the path and nothing after them fails: a group must not see it, so it stays the 404 it was.
     const group = req.method === 'OPTIONS' ? undefined : byFirstSegment.get(firstSegment(req.path));
-    // A broken %-escape in a path parameter fails while the router matches, before any handler has
-    // authenticated: authenticate here, so a bad key on a bad path is still a 401 (then a coded 400).
-    if (group) group(req, res, (err?: unknown) => (err instanceof URIError ? authenticate(req, res, (authErr?: unknown) => next(authErr ?? err)) : next(err)));
+    if (group) group(req, res, next);
     else next();
   });
 
@@ -332,10 +330,6 @@ export function createApp(deps: AppDeps): express.Express {
     else if (anyErr?.type === 'entity.parse.failed')
       e = new AppError(400, 'invalid_request', 'The request body is not valid JSON.', [{ location: 'body', path: [], code: 'invalid_type', message: 'Malformed JSON.' }]);
     else if (anyErr?.type === 'encoding.unsupported' || anyErr?.type === 'charset.unsupported') e = new AppError(415, 'unsupported_media_type', 'Unsupported body encoding or charset.');
-    // The router decodes path parameters while matching; a broken %-escape (`/carriers/%`) throws a
-    // URIError there, before any handler: bad input, so a 400, never a 500.
-    else if (err instanceof URIError)
-      e = new AppError(400, 'invalid_request', 'The request path is not valid percent-encoded UTF-8.', [{ location: 'path', path: [], code: 'invalid_value', message: 'Not valid percent-encoded UTF-8.' }]);
     else if (anyErr?.expose && anyErr.status && anyErr.status >= 400 && anyErr.status < 500) e = new AppError(anyErr.status, 'invalid_request', anyErr.message ?? 'Bad request.');
     else if (isUnavailable(err)) e = temporarilyUnavailable();
     else {
