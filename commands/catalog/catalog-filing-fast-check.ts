@@ -91,7 +91,8 @@ export function isIsoDateFast(s: string): boolean {
   const year = Number(m[1]);
   const month = Number(m[2]);
   const day = Number(m[3]);
-  if (month < 1 || month > 12 || day < 1) return false;
+  // No year 0: Postgres's date has none (isIsoDate).
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]);
 }

@@ -118,6 +118,13 @@ describe('catalog_filing fast validation path', () => {
     assert.throws(() => parseCatalogFilingRecord(fromJson(catalogFiling({ bogus: 1 }))), /record: unknown field\(s\) bogus/);
   });
 
+  it('rule: dates are YYYY-MM-DD dates Postgres can store: year 0000 is a bad line, not an event the projections cannot apply', () => {
+    assert.equal(isIsoDate('0000-01-01'), false);
+    assert.equal(isIsoDateFast('0000-01-01'), false);
+    assert.equal(isIsoDateFast('0001-01-01'), true);
+    assert.throws(() => parseCatalogFilingRecord(fromJson(catalogFiling({ submissionDate: '0000-01-01' }))), /submissionDate: must be a date YYYY-MM-DD/);
+  });
+
   it('isIsoDateFast agrees with isIsoDate on every day, month and leap-year edge', () => {
     const years = ['0000', '0001', '0004', '0100', '0400', '1600', '1700', '1899', '1900', '1996', '1999', '2000', '2023', '2024', '2100', '2400', '9999'];
     const two = (n: number) => String(n).padStart(2, '0');

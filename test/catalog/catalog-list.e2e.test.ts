@@ -140,6 +140,12 @@ describe('catalog: GET /insurance/filings and /filings/{id}', function () {
     assert.deepEqual(ids(await get(full, '/insurance/filings?submissionDateFrom=2025-02-01&submissionDateTo=2025-03-01')), [F.f1.id, F.f2.id]);
     assert.deepEqual(ids(await get(full, '/insurance/filings?dispositionDateTo=2025-01-10')), [F.f4.id]);
     assert.equal((await get(full, '/insurance/filings?submissionDateFrom=2025-02-30')).status, 400);
+    // Postgres has no year 0: a coded 400, never a 500 from the database.
+    for (const q of ['submissionDateFrom=0000-01-01', 'dispositionDateTo=0000-12-31', 'stateStatusChangedDateFrom=0000-02-29']) {
+      const r = await get(full, `/insurance/filings?${q}`);
+      assert.equal(r.status, 400, q);
+      assert.equal(r.body.code, 'invalid_request');
+    }
   });
 
   it('rule: TOI and sub-TOI filters never match filings with null codes; distinct filters AND, repeated OR', async () => {
