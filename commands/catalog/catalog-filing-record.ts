@@ -12,7 +12,7 @@ import {
   normalizeSourceReference,
 } from './catalog-enums';
 import { fastCatalogFilingRecord } from './catalog-filing-fast-check';
-import { parseRecord } from '../import/record-schema';
+import { assertStorableText, parseRecord } from '../import/record-schema';
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const uuid = z.string().regex(UUID, 'must be a UUID').transform((s) => s.toLowerCase());
@@ -88,5 +88,13 @@ export type CatalogFilingImportRecord = z.infer<typeof catalogFilingRecord>;
  * schema (acceptance and error messages) for everything else.
  */
 export function parseCatalogFilingRecord(record: Record<string, unknown>): CatalogFilingImportRecord {
-  return fastCatalogFilingRecord(record) ?? parseRecord(catalogFilingRecord, record);
+  const parsed = fastCatalogFilingRecord(record) ?? parseRecord(catalogFilingRecord, record);
+  // What goes into the event must be storable; page texts and base64 originals are stored as blobs.
+  const { files, ...fields } = parsed;
+  assertStorableText(fields);
+  files.forEach(({ text: _text, content, ...file }, i) => {
+    assertStorableText(file, ['files', i]);
+    if (content && 'path' in content) assertStorableText(content.path, ['files', i, 'content', 'path']);
+  });
+  return parsed;
 }
