@@ -164,7 +164,7 @@ export async function catalogFilter(knex: Knex, q: CatalogListQuery, principal: 
       // Exactly the filings whose name contains the term, since every filing's name is in the names table
       // (none matched: `1 = 0`, no scan at all).
       else if (c.names) w.push(p.in(c.column, inListOf(c.names)));
-      else w.push(`lower(${ident(c.column)}) like ${p.add(containsPattern(c.term))}`);
+      else w.push(`lower(${ident(c.column)}) like lower(${p.add(containsPattern(c.term))})`);
     }
     if (q.businessType) w.push(p.in('business_type', q.businessType));
     if (q.normalizedOutcome) w.push(p.in('normalized_outcome', q.normalizedOutcome));

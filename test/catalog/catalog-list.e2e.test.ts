@@ -284,4 +284,15 @@ describe('catalog: GET /insurance/filings and /filings/{id}', function () {
     await imported([{ ...recs[2], submissionDate: null }, { ...recs[3], submissionDate: null }]);
     await same('most filings lost their dates');
   });
+
+  it('rule: ...Contains is a case-insensitive literal substring for names with non-ASCII letters too (the literal case always matches)', async () => {
+    const etoile = catalogFiling({ companyName: 'ÉTOILE Générale', productName: 'Ärger Plan', state: 'VT', naicCompanyCodes: null, carrierIds: null, naicGroupCode: null, groupId: null, submissionDate: '2019-01-01' });
+    assert.equal((await importRecords(t.rt, [etoile])).failed, 0);
+    for (const term of ['ÉTOILE', 'étoile', 'Étoile g', 'GÉNÉRALE']) {
+      assert.deepEqual(ids(await get(full, `/insurance/filings?companyNameContains=${encodeURIComponent(term)}`)), [etoile.id], term);
+    }
+    for (const term of ['Ärger', 'ärger', 'ÄRGER PLAN']) {
+      assert.deepEqual(ids(await get(full, `/insurance/filings?productNameContains=${encodeURIComponent(term)}`)), [etoile.id], term);
+    }
+  });
 });
