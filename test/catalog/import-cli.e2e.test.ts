@@ -109,4 +109,16 @@ describe('ifrs import (the real CLI)', function () {
     assert.match(out.errors[3].message, /^description: /);
     assert.equal(await count(`select count(*) as n from catalog_filings where id in ('${good.id}', '${nulInPages.id}')`), 2);
   });
+
+  it('rule: a bad line is reported and skipped, the rest imported: a file content path that cannot be read (a directory) is a bad line', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-cli-records-'));
+    fs.mkdirSync(path.join(dir, 'originals'));
+    const good = catalogFiling();
+    const records: unknown[] = [catalogFiling({ files: [file({ content: { path: 'originals' }, text: null })] }), good];
+    const out = await ifrs('import', writeJsonl(records, dir), '--wait');
+    assert.deepEqual(out.errors.map((e: any) => e.line), [1], JSON.stringify(out));
+    assert.match(out.errors[0].message, /originals/);
+    assert.equal(out.imported, 1);
+    assert.equal(await count(`select count(*) as n from catalog_filings where id = '${good.id}'`), 1);
+  });
 });
