@@ -75,6 +75,10 @@ export const catalogFilingRecord = z
     files: z.array(importFile).max(10000).default([]),
   })
   .superRefine((r, ctx) => {
+    // Stored without FL- (normalizeSourceReference): a bare prefix would be an empty reference.
+    if (normalizeSourceReference(r.source, r.sourceReference) === '') {
+      ctx.addIssue({ code: 'custom', path: ['sourceReference'], message: 'a Florida file log number is needed after FL-' });
+    }
     if (r.subToiCode && r.toiCode && r.subToiCode.slice(0, 2) !== r.toiCode.slice(0, 2)) {
       ctx.addIssue({ code: 'custom', path: ['subToiCode'], message: `sub-TOI ${r.subToiCode} does not belong to TOI ${r.toiCode}` });
     }
