@@ -295,4 +295,17 @@ describe('catalog: GET /insurance/filings and /filings/{id}', function () {
       assert.deepEqual(ids(await get(full, `/insurance/filings?productNameContains=${encodeURIComponent(term)}`)), [etoile.id], term);
     }
   });
+
+  it('rule: bad input is a coded 4xx, never a 500: a detail path with malformed percent-encoding is 400 invalid_request, after authentication', async () => {
+    for (const p of ['/insurance/filings/%ZZ', '/filings/%E0%A4%A']) {
+      const r = await get(full, p);
+      assert.equal(r.status, 400, p);
+      assert.equal(r.body.code, 'invalid_request');
+      assert.equal(r.body.details[0].location, 'path');
+      assert.equal(r.headers.get('x-request-id'), r.body.requestId);
+    }
+    const unauthenticated = await client(t.baseUrl, 'ifrs_bogus').get('/insurance/filings/%ZZ');
+    assert.equal(unauthenticated.status, 401);
+    assert.equal(unauthenticated.body.code, 'unauthenticated');
+  });
 });
