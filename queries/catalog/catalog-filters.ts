@@ -42,7 +42,7 @@ export const CatalogListQuery = z.strictObject({
   group: qList(text).optional().describe('Directory group ID; matched through the group\'s NAIC group code and its carriers\' current NAIC codes.'),
   excludeCarrier: qList(text).optional().describe('Excludes filings of these carriers and filings whose carrierIds is null or empty.'),
   state: qList(z.string().regex(/^[A-Za-z]{2}$/, 'Two letters.').transform((s) => s.toUpperCase())).optional(),
-  source: qList(z.enum(CATALOG_SOURCES), 2).optional(),
+  source: qList(z.enum(CATALOG_SOURCES)).optional(),
   sourceReference: qList(text).optional().describe('Exact native reference; SERFF case-insensitive; Florida with or without the FL- prefix (normalized).'),
   companyName: qList(text).optional(),
   productName: qList(text).optional(),

@@ -175,6 +175,11 @@ describe('catalog: GET /insurance/filings and /filings/{id}', function () {
       assert.equal(r.status, 400, q.slice(0, 40));
       assert.equal(r.body.code, 'invalid_request');
     }
+    // Every set filter takes up to 100 values, source too (repeats are harmless ORs).
+    for (const q of [Array.from({ length: 100 }, () => 'state=TX').join('&'), 'source=serff&source=florida_irfs&source=serff', Array.from({ length: 100 }, () => 'source=serff').join('&')]) {
+      assert.equal((await get(full, `/insurance/filings?${q}`)).status, 200, q.slice(0, 60));
+    }
+    assert.equal((await get(full, `/insurance/filings?${Array.from({ length: 101 }, () => 'source=serff').join('&')}`)).status, 400);
   });
 
   it('rule: keyset pages stay correct while new filings arrive (no duplicates, no gaps)', async () => {
