@@ -16,9 +16,12 @@ export const TOI_CODE = /^\d{2}\.\d$/;
 export const SUB_TOI_CODE = /^\d{2}\.\d{4}$/;
 export const NAIC_COMPANY_CODE = /^\d{5}$/;
 
-/** A real calendar date in YYYY-MM-DD. */
+/**
+ * A real calendar date in YYYY-MM-DD that Postgres's `date` can hold: not year 0000, which Date accepts
+ * but Postgres refuses (a list filter with it was a 500, an imported one an event no projection could apply).
+ */
 export function isIsoDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s) || s.startsWith('0000')) return false;
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }

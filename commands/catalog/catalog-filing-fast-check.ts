@@ -91,7 +91,8 @@ export function isIsoDateFast(s: string): boolean {
   const year = Number(m[1]);
   const month = Number(m[2]);
   const day = Number(m[3]);
-  if (month < 1 || month > 12 || day < 1) return false;
+  // No year 0: Postgres's date has none (isIsoDate).
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]);
 }
@@ -142,13 +143,15 @@ function check(record: Record<string, unknown>): CatalogFilingImportRecord {
   const sourceReference = typeof record.sourceReference === 'string' ? str(record.sourceReference.trim(), 256, 1) : doubt();
   const toiCode = orNull(record.toiCode, (x) => matching(x, TOI_CODE));
   const subToiCode = orNull(record.subToiCode, (x) => matching(x, SUB_TOI_CODE));
-  // The schema's cross-field rule: anything it would reject goes to zod for the message.
+  // The schema's cross-field rules: anything it would reject goes to zod for the message.
   if (subToiCode && toiCode && subToiCode.slice(0, 2) !== toiCode.slice(0, 2)) doubt();
+  const reference = normalizeSourceReference(source, sourceReference);
+  if (reference === '') doubt();
   return {
     type: 'catalog_filing',
     id: uuid(record.id),
     source,
-    sourceReference: normalizeSourceReference(source, sourceReference),
+    sourceReference: reference,
     state: matching(record.state, STATE).toUpperCase(),
     companyName: text(record.companyName),
     naicCompanyCodes: orNull(record.naicCompanyCodes, (x) => arrayOf(x, Infinity, (c) => matching(c, NAIC_COMPANY_CODE))),

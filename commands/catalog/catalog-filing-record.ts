@@ -12,7 +12,7 @@ import {
   normalizeSourceReference,
 } from './catalog-enums';
 import { fastCatalogFilingRecord } from './catalog-filing-fast-check';
-import { parseRecord } from '../import/record-schema';
+import { assertStorableText, parseRecord } from '../import/record-schema';
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const uuid = z.string().regex(UUID, 'must be a UUID').transform((s) => s.toLowerCase());
@@ -75,6 +75,10 @@ export const catalogFilingRecord = z
     files: z.array(importFile).max(10000).default([]),
   })
   .superRefine((r, ctx) => {
+    // Stored without FL- (normalizeSourceReference): a bare prefix would be an empty reference.
+    if (normalizeSourceReference(r.source, r.sourceReference) === '') {
+      ctx.addIssue({ code: 'custom', path: ['sourceReference'], message: 'a Florida file log number is needed after FL-' });
+    }
     if (r.subToiCode && r.toiCode && r.subToiCode.slice(0, 2) !== r.toiCode.slice(0, 2)) {
       ctx.addIssue({ code: 'custom', path: ['subToiCode'], message: `sub-TOI ${r.subToiCode} does not belong to TOI ${r.toiCode}` });
     }
@@ -88,5 +92,13 @@ export type CatalogFilingImportRecord = z.infer<typeof catalogFilingRecord>;
  * schema (acceptance and error messages) for everything else.
  */
 export function parseCatalogFilingRecord(record: Record<string, unknown>): CatalogFilingImportRecord {
-  return fastCatalogFilingRecord(record) ?? parseRecord(catalogFilingRecord, record);
+  const parsed = fastCatalogFilingRecord(record) ?? parseRecord(catalogFilingRecord, record);
+  // What goes into the event must be storable; page texts and base64 originals are stored as blobs.
+  const { files, ...fields } = parsed;
+  assertStorableText(fields);
+  files.forEach(({ text: _text, content, ...file }, i) => {
+    assertStorableText(file, ['files', i]);
+    if (content && 'path' in content) assertStorableText(content.path, ['files', i, 'content', 'path']);
+  });
+  return parsed;
 }

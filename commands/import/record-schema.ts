@@ -15,3 +15,35 @@ export function parseRecord<T>(schema: z.ZodType<T>, record: Record<string, unkn
 }
 
 export const nullableString = (max = 20000) => z.string().max(max).nullable().default(null);
+
+/** A UTF-16 surrogate without its pair: like NUL, text that Postgres text and jsonb cannot hold. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Refuses a record whose strings Postgres cannot store. JSON allows `\u0000` and a lone `\ud800`, but
+ * the event's jsonb does not: such a line failed the whole append batch, and the import with it, instead
+ * of being reported as a bad line (OPERATIONS.md). Checks `value` (a parsed record or part of it) down to
+ * its strings, keys included; `path` names where it sits in the record (one array, pushed and popped:
+ * this runs on every imported filing).
+ */
+export function assertStorableText(value: unknown, path: (string | number)[] = []): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000') || LONE_SURROGATE.test(value)) throw new ImportRecordError(`${path.length ? path.join('.') : 'record'}: text may not contain NUL (U+0000) or an unpaired surrogate`);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      assertStorableText(value[i], path);
+      path.pop();
+    }
+    return;
+  }
+  for (const k in value) {
+    path.push(k);
+    assertStorableText(k, path);
+    assertStorableText((value as Record<string, unknown>)[k], path);
+    path.pop();
+  }
+}

@@ -26,6 +26,9 @@ export function joinPages(pages: string[]): { text: string; pageStarts: number[]
   return { text: pages.join('\f'), pageStarts };
 }
 
+/** Errors of reading a content path that say the path is wrong, not that the machine is. */
+const UNREADABLE_PATH = new Set(['EISDIR', 'ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'ELOOP', 'ENAMETOOLONG']);
+
 export class BlobFileIngest implements FileIngest {
   constructor(private readonly blobs: BlobStore, private readonly extractors: Extractor[] = [plainTextExtractor]) {}
 
@@ -34,7 +37,15 @@ export class BlobFileIngest implements FileIngest {
     if ('base64' in file.content) return Buffer.from(file.content.base64, 'base64');
     const p = path.resolve(baseDir, file.content.path);
     if (!fs.existsSync(p)) throw new ImportRecordError(`file ${file.fileId}: content path not found: ${file.content.path}`);
-    return fs.promises.readFile(p);
+    try {
+      return await fs.promises.readFile(p);
+    } catch (e) {
+      // A path the line names that is no readable file (a directory, say) is that line's fault: reported
+      // and skipped (OPERATIONS.md), where it used to abort the whole import. Other errors stay fatal.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code && UNREADABLE_PATH.has(code)) throw new ImportRecordError(`file ${file.fileId}: content path cannot be read (${code}): ${file.content.path}`);
+      throw e;
+    }
   }
 
   async prepare(file: ImportFile, baseDir: string): Promise<CatalogFile> {

@@ -42,7 +42,7 @@ export const CatalogListQuery = z.strictObject({
   group: qList(text).optional().describe('Directory group ID; matched through the group\'s NAIC group code and its carriers\' current NAIC codes.'),
   excludeCarrier: qList(text).optional().describe('Excludes filings of these carriers and filings whose carrierIds is null or empty.'),
   state: qList(z.string().regex(/^[A-Za-z]{2}$/, 'Two letters.').transform((s) => s.toUpperCase())).optional(),
-  source: qList(z.enum(CATALOG_SOURCES), 2).optional(),
+  source: qList(z.enum(CATALOG_SOURCES)).optional(),
   sourceReference: qList(text).optional().describe('Exact native reference; SERFF case-insensitive; Florida with or without the FL- prefix (normalized).'),
   companyName: qList(text).optional(),
   productName: qList(text).optional(),
@@ -164,7 +164,7 @@ export async function catalogFilter(knex: Knex, q: CatalogListQuery, principal: 
       // Exactly the filings whose name contains the term, since every filing's name is in the names table
       // (none matched: `1 = 0`, no scan at all).
       else if (c.names) w.push(p.in(c.column, inListOf(c.names)));
-      else w.push(`lower(${ident(c.column)}) like ${p.add(containsPattern(c.term))}`);
+      else w.push(`lower(${ident(c.column)}) like lower(${p.add(containsPattern(c.term))})`);
     }
     if (q.businessType) w.push(p.in('business_type', q.businessType));
     if (q.normalizedOutcome) w.push(p.in('normalized_outcome', q.normalizedOutcome));

@@ -28,7 +28,7 @@ const VERSION_SQL = `(select "xmin"::text ${CHECKPOINT_ROW})`;
 /** Which tables hold the names: a rebuild swaps new ones in (whose names a new projector may spell differently). */
 const TABLES_SQL = `'${ident(CATALOG_COMPANY_NAMES)}'::regclass::oid::text || '/' || '${ident(CATALOG_PRODUCT_NAMES)}'::regclass::oid::text`;
 
-/** Every name of both tables (with the lower-case form Postgres computed), their version and tables, in one snapshot. */
+/** Every name of both tables, their version and tables, in one snapshot (`lower_name` is read only for the tables). */
 const LOAD_SQL = `select 'c' as "t", "name", "lower_name" from ${ident(CATALOG_COMPANY_NAMES)}
   union all select 'p', "name", "lower_name" from ${ident(CATALOG_PRODUCT_NAMES)}
   union all select 'v', ${VERSION_SQL}, ${TABLES_SQL}`;
@@ -88,8 +88,7 @@ export class NameLists implements NameMatcher {
     const key = `${column}\u0000${max}\u0000${term}`;
     const known = this.memo.get(key);
     if (known !== undefined) return known;
-    // Postgres lower-cased the names (lower_name), the term is lower-cased as containsPattern does:
-    // exactly what `lower_name like '%term%'` matched, with %, _ and \ literal.
+    // Both lower-cased by JavaScript (Unicode, load): a case-insensitive substring, with %, _ and \ literal.
     const needle = term.toLowerCase();
     const { names, lower } = this.lists[column];
     let found: string[] | null = [];
@@ -178,7 +177,10 @@ export class CatalogNames {
       else {
         const list = r.t === 'c' ? lists.company_name : lists.product_name;
         list.names.push(r.name);
-        list.lower.push(r.lower_name!);
+        // Lower-cased here, as the term is (matching), not Postgres's lower_name: under the C locale
+        // lower() folds only ASCII, so 'ÉTOILE' stayed 'Étoile' while the term became 'étoile', and the
+        // name could not be found by any spelling with that letter.
+        list.lower.push(r.name.toLowerCase());
       }
     }
     // Sorted, so equal terms give equal SQL across loads (union all order is no promise).

@@ -7,9 +7,13 @@ export function likeLiteral(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** The LIKE pattern of a `...Contains` term: a literal, case-insensitive substring (compared to `lower(x)`). */
+/**
+ * The LIKE pattern of a `...Contains` term: a literal substring, compared as `lower(x) like lower(pattern)`
+ * (case-insensitive). Lower-cased by Postgres, not here: under the C locale its lower() folds only ASCII,
+ * and a term lower-cased by JavaScript ('ÉTOILE' to 'étoile') then missed the very name it spells.
+ */
 export function containsPattern(term: string): string {
-  return `%${likeLiteral(term.toLowerCase())}%`;
+  return `%${likeLiteral(term)}%`;
 }
 
 /**
@@ -20,7 +24,7 @@ export function containsPattern(term: string): string {
 export async function namesContaining(knex: Knex, table: string, term: string, max: number): Promise<string[] | null> {
   // The limit is written into the SQL: bound, it kept Postgres from ever using the generic plan (see
   // catalog-list-query.ts), and planning was a third of the look-up's time.
-  const sql = `select "name" from ${ident(table)} where "lower_name" like $1 order by "name" asc limit ${max + 1}`;
+  const sql = `select "name" from ${ident(table)} where "lower_name" like lower($1) order by "name" asc limit ${max + 1}`;
   const rows = await queryPreparedSql<{ name: string }>(knex, sql, [containsPattern(term)]);
   return rows.length > max ? null : rows.map((r) => r.name);
 }

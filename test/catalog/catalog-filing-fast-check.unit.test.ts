@@ -22,7 +22,7 @@ const VALUES: unknown[] = [
   'x'.repeat(20000), 'x'.repeat(20001), 'x'.repeat(100001), 0, 1, 12345, true, false, [], {}, [null], [''], ['12345'], ['1234'], ['12345', '123456'],
   ['carrier_1'], ['carrier_group_1'], ['carrier_a b'], 'carrier_1', 'carrier_group_1', 'carrier_group_', 'carrier_', 'serff', 'florida_irfs', 'SERFF',
   'catalog_filing', 'catalog_filings', 'tx', 'TX', 'T', 'TXS', '1X', '04.0', '4.0', '04.00', '04.0003', '19.0003', '04.003', '2020-02-29', '2019-02-29',
-  '2020-13-01', '2020-00-10', '2020-01-32', '2020-1-01', ' 2020-01-01', '0000-02-29', '1900-02-29', '2000-02-29', 'FL-123', 'fl-25-000001', ' FL-1 ',
+  '2020-13-01', '2020-00-10', '2020-01-32', '2020-1-01', ' 2020-01-01', '0000-02-29', '1900-02-29', '2000-02-29', 'FL-123', 'fl-25-000001', ' FL-1 ', 'FL-', ' fl- ',
   '  ABCD-1  ', 'abcd-1', '00', '007', '00000', '000000', '12a', 'APPROVED', 'approved', 'RATE', 'FORM_RATE_RULE', 'form', 'rate', 'manual',
   'application/pdf', 'x'.repeat(255), 'x'.repeat(256), '123E4567-E89B-12D3-A456-426614174000', '123e4567-e89b-12d3-a456-426614174000',
   '123e4567-e89b-12d3-a456-42661417400', '123e4567e89b12d3a456426614174000', { path: 'a.txt' }, { path: '' }, { base64: '' }, { base64: 'aGk=' },
@@ -116,6 +116,20 @@ describe('catalog_filing fast validation path', () => {
     assert.throws(() => parseCatalogFilingRecord(fromJson(catalogFiling({ state: 'Texas' }))), /state: must be a two-letter state code/);
     assert.throws(() => parseCatalogFilingRecord(fromJson(catalogFiling({ toiCode: '04.0', subToiCode: '19.0001' }))), /subToiCode: sub-TOI 19.0001 does not belong to TOI 04.0/);
     assert.throws(() => parseCatalogFilingRecord(fromJson(catalogFiling({ bogus: 1 }))), /record: unknown field\(s\) bogus/);
+  });
+
+  it('rule: dates are YYYY-MM-DD dates Postgres can store: year 0000 is a bad line, not an event the projections cannot apply', () => {
+    assert.equal(isIsoDate('0000-01-01'), false);
+    assert.equal(isIsoDateFast('0000-01-01'), false);
+    assert.equal(isIsoDateFast('0001-01-01'), true);
+    assert.throws(() => parseCatalogFilingRecord(fromJson(catalogFiling({ submissionDate: '0000-01-01' }))), /submissionDate: must be a date YYYY-MM-DD/);
+  });
+
+  it('rule: a Florida sourceReference is the file log number without FL-: a bare FL- is no reference (a bad line, not an empty reference)', () => {
+    assert.throws(() => parseCatalogFilingRecord(fromJson(catalogFiling({ sourceReference: 'FL-' }))), /sourceReference: /);
+    assert.throws(() => parseCatalogFilingRecord(fromJson(catalogFiling({ sourceReference: ' fl- ' }))), /sourceReference: /);
+    assert.equal(parseCatalogFilingRecord(fromJson(catalogFiling({ sourceReference: 'FL-26-1' }))).sourceReference, '26-1');
+    assert.equal(parseCatalogFilingRecord(fromJson(catalogFiling({ source: 'serff', sourceReference: 'FL-' }))).sourceReference, 'FL-');
   });
 
   it('isIsoDateFast agrees with isIsoDate on every day, month and leap-year edge', () => {

@@ -140,6 +140,12 @@ describe('catalog: GET /insurance/filings and /filings/{id}', function () {
     assert.deepEqual(ids(await get(full, '/insurance/filings?submissionDateFrom=2025-02-01&submissionDateTo=2025-03-01')), [F.f1.id, F.f2.id]);
     assert.deepEqual(ids(await get(full, '/insurance/filings?dispositionDateTo=2025-01-10')), [F.f4.id]);
     assert.equal((await get(full, '/insurance/filings?submissionDateFrom=2025-02-30')).status, 400);
+    // Postgres has no year 0: a coded 400, never a 500 from the database.
+    for (const q of ['submissionDateFrom=0000-01-01', 'dispositionDateTo=0000-12-31', 'stateStatusChangedDateFrom=0000-02-29']) {
+      const r = await get(full, `/insurance/filings?${q}`);
+      assert.equal(r.status, 400, q);
+      assert.equal(r.body.code, 'invalid_request');
+    }
   });
 
   it('rule: TOI and sub-TOI filters never match filings with null codes; distinct filters AND, repeated OR', async () => {
@@ -169,6 +175,11 @@ describe('catalog: GET /insurance/filings and /filings/{id}', function () {
       assert.equal(r.status, 400, q.slice(0, 40));
       assert.equal(r.body.code, 'invalid_request');
     }
+    // Every set filter takes up to 100 values, source too (repeats are harmless ORs).
+    for (const q of [Array.from({ length: 100 }, () => 'state=TX').join('&'), 'source=serff&source=florida_irfs&source=serff', Array.from({ length: 100 }, () => 'source=serff').join('&')]) {
+      assert.equal((await get(full, `/insurance/filings?${q}`)).status, 200, q.slice(0, 60));
+    }
+    assert.equal((await get(full, `/insurance/filings?${Array.from({ length: 101 }, () => 'source=serff').join('&')}`)).status, 400);
   });
 
   it('rule: keyset pages stay correct while new filings arrive (no duplicates, no gaps)', async () => {
@@ -277,5 +288,29 @@ describe('catalog: GET /insurance/filings and /filings/{id}', function () {
     await same('filings of the page moved past the bound');
     await imported([{ ...recs[2], submissionDate: null }, { ...recs[3], submissionDate: null }]);
     await same('most filings lost their dates');
+  });
+
+  it('rule: ...Contains is a case-insensitive literal substring for names with non-ASCII letters too (the literal case always matches)', async () => {
+    const etoile = catalogFiling({ companyName: 'ÉTOILE Générale', productName: 'Ärger Plan', state: 'VT', naicCompanyCodes: null, carrierIds: null, naicGroupCode: null, groupId: null, submissionDate: '2019-01-01' });
+    assert.equal((await importRecords(t.rt, [etoile])).failed, 0);
+    for (const term of ['ÉTOILE', 'étoile', 'Étoile g', 'GÉNÉRALE']) {
+      assert.deepEqual(ids(await get(full, `/insurance/filings?companyNameContains=${encodeURIComponent(term)}`)), [etoile.id], term);
+    }
+    for (const term of ['Ärger', 'ärger', 'ÄRGER PLAN']) {
+      assert.deepEqual(ids(await get(full, `/insurance/filings?productNameContains=${encodeURIComponent(term)}`)), [etoile.id], term);
+    }
+  });
+
+  it('rule: bad input is a coded 4xx, never a 500: a detail path with malformed percent-encoding is 400 invalid_request, after authentication', async () => {
+    for (const p of ['/insurance/filings/%ZZ', '/filings/%E0%A4%A']) {
+      const r = await get(full, p);
+      assert.equal(r.status, 400, p);
+      assert.equal(r.body.code, 'invalid_request');
+      assert.equal(r.body.details[0].location, 'path');
+      assert.equal(r.headers.get('x-request-id'), r.body.requestId);
+    }
+    const unauthenticated = await client(t.baseUrl, 'ifrs_bogus').get('/insurance/filings/%ZZ');
+    assert.equal(unauthenticated.status, 401);
+    assert.equal(unauthenticated.body.code, 'unauthenticated');
   });
 });

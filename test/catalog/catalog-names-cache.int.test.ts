@@ -8,6 +8,7 @@ import { openRuntime, type Runtime } from '../../src/runtime';
 import { CATALOG_COMPANY_NAMES, CATALOG_PRODUCT_NAMES } from '../../projections/catalog/catalog-projector';
 import { CATALOG_PROJECTION } from '../../commands/catalog/catalog-filing-importer';
 import { CatalogNames } from '../../queries/catalog/catalog-names-cache';
+import { namesContaining } from '../../queries/catalog/names-containing';
 import { freshDatabaseUrl } from '../support/postgres';
 
 describe('catalog: reloading the API\'s copy of the names', function () {
@@ -23,6 +24,18 @@ describe('catalog: reloading the API\'s copy of the names', function () {
   after(async () => {
     await rt.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('rule: ...Contains is a case-insensitive literal substring, non-ASCII letters included, in the copy and in the SQL look-up', async () => {
+    await rt.db.knex.raw(`insert into ${CATALOG_COMPANY_NAMES} (name) values ('ÉTOILE Générale')`);
+    const copy = await new CatalogNames(rt.db.knex).current();
+    for (const term of ['ÉTOILE', 'étoile', 'GÉNÉRALE']) assert.deepEqual(copy.matching('company_name', term, 10), ['ÉTOILE Générale'], term);
+    // The SQL look-up folds what the database's lower() folds (ASCII only under the C locale), on both sides:
+    // the literal spelling always matches.
+    for (const term of ['ÉTOILE', 'ÉToile G', 'Générale', 'GéNéRALE']) {
+      assert.deepEqual(await namesContaining(rt.db.knex, CATALOG_COMPANY_NAMES, term, 10), ['ÉTOILE Générale'], term);
+    }
+    await rt.db.knex.raw(`delete from ${CATALOG_COMPANY_NAMES} where name = 'ÉTOILE Générale'`);
   });
 
   // What a catalog batch does to the version: it moves the checkpoint row in its transaction.

@@ -86,4 +86,39 @@ describe('ifrs import (the real CLI)', function () {
     assert.equal(plain.text.method, 'plain_text');
     assert.equal((await db.query('select source_status from catalog_filings where id = $1', [good.id])).rows[0].source_status, 'WITHDRAWN');
   });
+
+  it('rule: a bad line is reported and skipped, the rest imported: text Postgres cannot store (NUL, an unpaired surrogate) is a bad line, not a failed import', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-cli-records-'));
+    const good = catalogFiling();
+    // Page texts are stored as blobs, not in the event: a NUL there is kept as before.
+    const nulInPages = catalogFiling({ files: [file({ text: { pages: ['before \u0000 after'] } })] });
+    const records: unknown[] = [
+      catalogFiling({ companyName: 'Acme \u0000 Mutual' }), // 1
+      good,
+      catalogFiling({ productName: 'Lone \ud800 surrogate' }), // 3
+      catalogFiling({ files: [file({ name: 'form\u0000.pdf' })] }), // 4
+      catalogFiling({ description: 'tail \udc00' }), // 5
+      nulInPages,
+    ];
+    const out = await ifrs('import', writeJsonl(records, dir), '--wait');
+    assert.equal(out.imported, 2, JSON.stringify(out));
+    assert.deepEqual(out.errors.map((e: any) => e.line), [1, 3, 4, 5]);
+    assert.match(out.errors[0].message, /^companyName: /);
+    assert.match(out.errors[1].message, /^productName: /);
+    assert.match(out.errors[2].message, /^files\.0\.name: /);
+    assert.match(out.errors[3].message, /^description: /);
+    assert.equal(await count(`select count(*) as n from catalog_filings where id in ('${good.id}', '${nulInPages.id}')`), 2);
+  });
+
+  it('rule: a bad line is reported and skipped, the rest imported: a file content path that cannot be read (a directory) is a bad line', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-cli-records-'));
+    fs.mkdirSync(path.join(dir, 'originals'));
+    const good = catalogFiling();
+    const records: unknown[] = [catalogFiling({ files: [file({ content: { path: 'originals' }, text: null })] }), good];
+    const out = await ifrs('import', writeJsonl(records, dir), '--wait');
+    assert.deepEqual(out.errors.map((e: any) => e.line), [1], JSON.stringify(out));
+    assert.match(out.errors[0].message, /originals/);
+    assert.equal(out.imported, 1);
+    assert.equal(await count(`select count(*) as n from catalog_filings where id = '${good.id}'`), 1);
+  });
 });
