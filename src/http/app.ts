@@ -166,22 +166,6 @@ function firstSegment(path: string): string {
   return end < 0 ? path.slice(1) : path.slice(1, end);
 }
 
-/** Whether every percent escape of a path decodes (as the router will decode its parameters). */
-function decodablePath(path: string): boolean {
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function malformedPath(): AppError {
-  return new AppError(400, 'invalid_request', 'The request path is not valid percent-encoded UTF-8.', [
-    { location: 'path', path: [], code: 'invalid_value', message: 'Malformed percent-encoding in the path.' },
-  ]);
-}
-
 export function toOpenApiPathToExpress(p: string): string {
   return p.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 }
@@ -315,10 +299,7 @@ export function createApp(deps: AppDeps): express.Express {
     // No route answers OPTIONS, but a router answers it by itself (200 with Allow) when its routes match
     // the path and nothing after them fails: a group must not see it, so it stays the 404 it was.
     const group = req.method === 'OPTIONS' ? undefined : byFirstSegment.get(firstSegment(req.path));
-    // The router decodes path parameters and answers a malformed escape (`%ZZ`) with a bare URIError,
-    // which became a 500: refuse it here as a coded 400, after authentication like any bad input.
-    if (group && req.path.includes('%') && !decodablePath(req.path)) authenticate(req, res, (e?: unknown) => next(e ?? malformedPath()));
-    else if (group) group(req, res, next);
+    if (group) group(req, res, next);
     else next();
   });
 
