@@ -3,7 +3,7 @@ import type { Decider } from '../../src/domain/decider';
 import type { NewEvent } from '../../src/domain/events';
 import type { BatchedAppender } from '../import/batched-appender';
 import type { ImportContext, ImportOutcome, RecordImporter } from '../import/record-importer';
-import { parseRecord } from '../import/record-schema';
+import { assertStorableText, parseRecord } from '../import/record-schema';
 import { carrierDecider } from './carrier';
 import { carrierGroupDecider } from './carrier-group';
 import { carrierGroupRecord, carrierRecord, mgaRecord, productRecord } from './directory-record-schemas';
@@ -30,6 +30,8 @@ export class DirectoryRecordImporter<R extends { id: string }> implements Record
 
   async import(record: Record<string, unknown>, ctx: ImportContext): Promise<ImportOutcome> {
     const r = parseRecord(this.schema, record);
+    // What goes into the event must be storable in jsonb (no NUL, no unpaired surrogate): a bad line, not a failed import.
+    assertStorableText(r);
     const out = await this.appender.submit(this.decider, `${this.category}-${r.id}`, { type: 'Import', record: r }, ctx.metadata);
     return { status: out.status };
   }

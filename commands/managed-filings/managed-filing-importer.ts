@@ -6,6 +6,7 @@ import { z } from '../../src/http/zod';
 import { MANAGED_FILINGS_PROJECTION, MANAGED_FILING_HISTORY_PROJECTION } from '../../projections/managed-filings/names';
 import { CreateFilingBody, Uuid } from '../../queries/managed-filings/schemas';
 import { describeIssues } from '../scope-listings/scope-listing-importer';
+import { assertStorableText } from '../import/record-schema';
 import { completeFields } from './filing-fields';
 import { managedFilingDecider } from './managed-filing';
 import { streamOf } from './managed-filing-commands';
@@ -35,6 +36,8 @@ export class ManagedFilingImporter implements RecordImporter {
     if (record.filingMode === 'managed') throw new ImportRecordError('managed_filing: filingMode "managed" filings are created through the API; import "reference" or null');
     const r = Record_.safeParse(record);
     if (!r.success) throw new ImportRecordError(`managed_filing: ${describeIssues(r.error)}`);
+    // What goes into the event must be storable in jsonb (no NUL, no unpaired surrogate): a bad line, not a failed import.
+    assertStorableText(r.data);
     const { type: _t, scope, id, filingMode, ...rest } = r.data;
     const scopeRow = await this.knex('identity_scopes').where({ scope_id: scope.slice(3) }).first('tenant_id');
     if (!scopeRow) throw new ImportRecordError(`managed_filing: no such scope ${scope}`);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { CommandHandler } from '../command-handler';
 import { ImportRecordError, type ImportContext, type ImportOutcome, type RecordImporter } from '../import/record-importer';
+import { assertStorableText } from '../import/record-schema';
 import { DomainError } from '../../src/domain/errors';
 import { z } from '../../src/http/zod';
 import { SCOPE_LISTINGS_PROJECTION } from '../../projections/managed-filings/names';
@@ -36,6 +37,8 @@ export class ScopeListingImporter implements RecordImporter {
     const r = schema.safeParse(record);
     if (!r.success) throw new ImportRecordError(`${String(record.type)}: ${describeIssues(r.error)}`);
     const rec = r.data;
+    // What goes into the event must be storable in jsonb (no NUL, no unpaired surrogate): a bad line, not a failed import.
+    assertStorableText(rec);
     const scopeId = rec.scope.slice(3);
     const scope = await this.knex('identity_scopes').where({ scope_id: scopeId }).first('tenant_id');
     if (!scope) throw new ImportRecordError(`${rec.type}: no such scope ${rec.scope}`);

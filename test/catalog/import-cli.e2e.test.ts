@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -108,6 +109,23 @@ describe('ifrs import (the real CLI)', function () {
     assert.match(out.errors[2].message, /^files\.0\.name: /);
     assert.match(out.errors[3].message, /^description: /);
     assert.equal(await count(`select count(*) as n from catalog_filings where id in ('${good.id}', '${nulInPages.id}')`), 2);
+  });
+
+  it('rule: a bad line is reported and skipped, the rest imported: NUL or an unpaired surrogate in a directory, scope or working-filing record is a bad line', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-cli-records-'));
+    const scope = `mc:${crypto.randomUUID()}`;
+    const records: unknown[] = [
+      { type: 'carrier_group', id: 'carrier_group_nul1', name: 'Nul \u0000 Group', identifiers: [] }, // 1
+      { type: 'carrier', id: 'carrier_nul2', name: 'Fine Carrier', aliases: ['lone \ud800'] }, // 2
+      { type: 'carrier', id: 'carrier_nul3', name: 'Kept Carrier' },
+      { type: 'scope_company', scope, id: crypto.randomUUID(), name: 'Co \u0000', naicCompanyCode: null }, // 4
+    ];
+    const out = await ifrs('import', writeJsonl(records, dir), '--wait');
+    assert.equal(out.imported, 1, JSON.stringify(out));
+    assert.deepEqual(out.errors.map((e: any) => e.line), [1, 2, 4]);
+    assert.match(out.errors[0].message, /name: text may not contain NUL/);
+    assert.match(out.errors[1].message, /aliases\.0: text may not contain NUL/);
+    assert.match(out.errors[2].message, /name: text may not contain NUL/);
   });
 
   it('rule: a bad line is reported and skipped, the rest imported: a file content path that cannot be read (a directory) is a bad line', async () => {
