@@ -1,3 +1,4 @@
+import { isIsoDate } from '../../commands/catalog/catalog-enums';
 import type { IndexFilter } from '../../src/ports/search-index';
 
 /**
@@ -54,9 +55,9 @@ export interface RawFilter {
   value: unknown;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** The catalog's own date rule (isIsoDate: a calendar date Postgres's `date` can hold, so no year 0000). */
 function isDate(v: unknown): v is string {
-  return typeof v === 'string' && DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+  return typeof v === 'string' && isIsoDate(v);
 }
 
 /** Problems of one filter as [path below the filter, message]; empty when it is valid. */

@@ -186,6 +186,9 @@ describe('POST /insurance/filings/search and /filings/search', () => {
       [{ field: 'submissionDate', operator: 'gte', value: 20240101 }, ['filters', '0', 'value'], 'invalid_type'],
       [{ field: 'state', operator: 'eq', value: 'Texas' }, ['filters', '0', 'value'], 'invalid_value'],
       [{ field: 'submissionDate', operator: 'gte', value: '2024-02-30' }, ['filters', '0', 'value'], 'invalid_value'],
+      // Year 0000 is no date Postgres can hold: a 400, never a 500.
+      [{ field: 'submissionDate', operator: 'gte', value: '0000-01-01' }, ['filters', '0', 'value'], 'invalid_value'],
+      [{ field: 'dispositionDate', operator: 'between', value: ['0000-01-01', '2020-01-01'] }, ['filters', '0', 'value'], 'invalid_value'],
       [{ field: 'color', operator: 'eq', value: 'red' }, ['filters', '0', 'field'], 'invalid_value'],
     ];
     for (const [filter, path, code] of cases) {
