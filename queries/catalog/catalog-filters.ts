@@ -65,8 +65,11 @@ export const CatalogListQuery = z.strictObject({
 });
 export type CatalogListQuery = z.infer<typeof CatalogListQuery>;
 
+/** The spec's default order of the catalog list. */
+export const DEFAULT_SORT = ['-submissionDate'];
+
 export function sortKeys(sort: string[] | undefined): SortKey[] {
-  const keys = (sort?.length ? sort : ['-submissionDate']).map((s) => {
+  const keys = (sort?.length ? sort : DEFAULT_SORT).map((s) => {
     const desc = s.startsWith('-');
     return { name: desc ? s.slice(1) : s, column: SORT_COLUMNS[(desc ? s.slice(1) : s) as keyof typeof SORT_COLUMNS], desc };
   });

@@ -4,7 +4,7 @@ import { defineRoute, type RouteModule } from '../../src/http/route';
 import type { CursorService } from '../../src/http/cursors';
 import { z } from '../../src/http/zod';
 import { CatalogFiling, catalogListColumns, catalogPageOutput, keysetPositionOf, listRecordText, type CatalogListRow } from './catalog-record';
-import { CatalogListQuery, MANY_NAMES, catalogFilter, checkCombination, sortKeys, type CatalogFilter } from './catalog-filters';
+import { CatalogListQuery, DEFAULT_SORT, MANY_NAMES, catalogFilter, checkCombination, sortKeys, type CatalogFilter } from './catalog-filters';
 import { catalogListQuery, type CatalogListStatement } from './catalog-list-query';
 import type { Principal } from '../../src/identity/principal';
 import { CatalogNames, splitNamesVersion, withNamesVersion, type NameLists } from './catalog-names-cache';
@@ -94,7 +94,8 @@ export class ListCatalogFilingsRoute implements RouteModule {
           const keys = sortKeys(query.sort);
           const limit = query.limit ?? 50;
           const { cursor, ...request } = query;
-          const binding = { kind: CATALOG_LIST_CURSOR, principal, request: { ...request, limit } };
+          // Bound with the defaults filled in: the default sort or limit sent explicitly is the same request.
+          const binding = { kind: CATALOG_LIST_CURSOR, principal, request: { ...request, sort: request.sort?.length ? request.sort : DEFAULT_SORT, limit } };
           const decoded = cursor ? await this.cursors.decode<KeysetPosition>(binding, cursor) : null;
           const withDescription = query.source?.length === 1 && query.sourceReference?.length === 1;
           const columns = catalogListColumns(keys.map((k) => k.column), withDescription);

@@ -210,6 +210,8 @@ describe('catalog: GET /insurance/filings and /filings/{id}', function () {
     const c = first.body.nextCursor;
     assert.ok(c && c.length <= 128);
     assert.equal((await get(full, `/insurance/filings?limit=1&state=FL&cursor=${c}`)).status, 200);
+    // The default sort sent explicitly is the same request, not a changed sort.
+    assert.equal((await get(full, `/insurance/filings?limit=1&state=FL&sort=-submissionDate&cursor=${c}`)).status, 200);
     for (const [caller, q] of [
       [full, `limit=2&state=FL&cursor=${c}`],
       [full, `limit=1&state=GA&cursor=${c}`],
