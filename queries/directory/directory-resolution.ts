@@ -45,14 +45,14 @@ export async function carrierFilterCodes(knex: Knex, ids: string[], param: strin
  * A catalog group filter: filings recorded under the group's NAIC group code, or under the current
  * NAIC company code of any (surviving) carrier of the group.
  */
-export async function groupFilterCodes(knex: Knex, ids: string[]): Promise<{ groupCodes: string[]; companyCodes: string[] }> {
+export async function groupFilterCodes(knex: Knex, ids: string[], param = 'group'): Promise<{ groupCodes: string[]; companyCodes: string[] }> {
   const groupCodes = new Set<string>();
   const companyCodes = new Set<string>();
   for (const id of ids) {
     const g = (await knex(DIR.groups).where({ id }).first()) as { naic_codes: string[] } | undefined;
-    if (!g) throw notFound(`group: carrier group ${id} matches no catalog identifier.`);
+    if (!g) throw notFound(`${param}: carrier group ${id} matches no catalog identifier.`);
     const members = (await knex(DIR.carriers).where({ group_id: id }).whereNull('merged_into').select('naic_codes')) as { naic_codes: string[] }[];
-    if (g.naic_codes.length === 0 && !members.some((m) => m.naic_codes.length)) throw notFound(`group: carrier group ${id} matches no catalog identifier.`);
+    if (g.naic_codes.length === 0 && !members.some((m) => m.naic_codes.length)) throw notFound(`${param}: carrier group ${id} matches no catalog identifier.`);
     g.naic_codes.forEach((c) => groupCodes.add(c));
     members.forEach((m) => m.naic_codes.forEach((c) => companyCodes.add(c)));
   }

@@ -1,9 +1,11 @@
+import type { Knex } from 'knex';
 import { forbidden, invalidCursor, invalidRequest } from '../../src/domain/errors';
 import type { CursorService } from '../../src/http/cursors';
 import { defineRoute, type RouteContext, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
 import { canViewSerff } from '../../src/identity/principal';
 import type { SearchIndex } from '../../src/ports/search-index';
+import { resolveDirectoryFilters } from './search-directory-filters';
 import { FILTER_FIELDS, filterProblems } from './search-filters';
 import { buildSearchQuery, DEFAULT_DATA_SCOPE, DEFAULT_LIMIT, DEFAULT_SORT, INCLUDE_PASSAGES_DEFAULT, intentRepeatsQuery, type SearchBody } from './search-query';
 
@@ -67,7 +69,11 @@ Filters (field: operators): ${Object.entries(FILTER_FIELDS).map(([f, s]) => `${f
 
 /** POST /insurance/filings/search and /filings/search: one handler, two request schemas (intent required on the first). */
 export class SearchFilingsRoutes implements RouteModule {
-  constructor(private readonly index: SearchIndex, private readonly cursors: CursorService) {}
+  constructor(
+    private readonly index: SearchIndex,
+    private readonly cursors: CursorService,
+    private readonly knex: Knex,
+  ) {}
 
   private async handle({ body, principal }: RouteContext<unknown, Body, unknown>) {
     if (body.intent !== undefined && intentRepeatsQuery(body.query, body.intent)) {
@@ -96,7 +102,8 @@ export class SearchFilingsRoutes implements RouteModule {
       offset = c.state.o;
       issuedAt = c.issuedAt;
     }
-    const q = buildSearchQuery(semantic, { canViewSerff: serff }, { offset });
+    const filters = await resolveDirectoryFilters(this.knex, semantic.filters ?? []);
+    const q = buildSearchQuery({ ...semantic, filters }, { canViewSerff: serff }, { offset });
     const page = await this.index.search(q);
     const includePassages = q.window === 100;
     const hits = page.hits.map((h) => ({ ...h, matches: h.matches.slice(0, MATCHES_PER_FILING) }));

@@ -26,5 +26,5 @@ export const filesAndSearch: Feature = (c) => {
   // Postgres full-text search is the default SearchIndex; with ELASTICSEARCH_URL the composition root rebinds it (src/container.ts).
   c.bind(TOKENS.SearchIndex).toDynamicValue((ctx) => new PostgresSearchIndex(ctx.get<Knex>(TOKENS.Knex))).inSingletonScope();
   c.bind(TOKENS.Projector).toDynamicValue((ctx) => new SearchProjector(ctx.get<SearchIndex>(TOKENS.SearchIndex), ctx.get(TOKENS.BlobStore))).inSingletonScope();
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new SearchFilingsRoutes(ctx.get<SearchIndex>(TOKENS.SearchIndex), ctx.get(TOKENS.Cursors))).inSingletonScope();
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new SearchFilingsRoutes(ctx.get<SearchIndex>(TOKENS.SearchIndex), ctx.get(TOKENS.Cursors), ctx.get<Knex>(TOKENS.Knex))).inSingletonScope();
 };

@@ -3,6 +3,7 @@ import { client, makeCaller, startTestRuntime, type TestCaller, type TestRuntime
 import { aContentFile, aFiling, aTextFile, importFiling, pdfOf, type ImportedFiling } from './catalog-filing-mother';
 import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
 import { FILES_PROJECTION } from '../../projections/files/files-projector';
+import { carrier, carrierGroup, importRecords } from '../support/catalog-records';
 
 describe('POST /insurance/filings/search and /filings/search', () => {
   let t: TestRuntime;
@@ -23,7 +24,16 @@ describe('POST /insurance/filings/search and /filings/search', () => {
       aTextFile(['Cover letter', 'The wildfire surcharge applies to dwellings in high hazard zones.', 'Schedule of wildfire risk scores'], { name: 'Wildfire Rule.pdf', versionId: 'v3' }),
       aTextFile(['Actuarial memorandum with an indicated change of 6.2% overall'], { name: 'Actuarial Memo.pdf' }),
     ]);
-    roof = await importFiling(t.rt, aFiling({ state: 'TX', companyName: 'Lone Star Casualty', submissionDate: '2023-06-01', sourceReference: '23-000777' }), [
+    // The directory the carrier and group filters resolve through: every filing of the mother is carrier_12345
+    // (NAIC 12345, group carrier_group_123) but roof, of carrier_54321; carrier_99999 was merged into carrier_54321.
+    await importRecords(t.rt, [
+      carrierGroup({ id: 'carrier_group_123', identifiers: [{ scheme: 'naic_group', value: '123' }] }),
+      carrier({ id: 'carrier_12345', groupId: 'carrier_group_123' }),
+      carrier({ id: 'carrier_54321', name: 'Lone Star Casualty', identifiers: [{ scheme: 'naic_company', value: '54321' }], groupId: null }),
+      carrier({ id: 'carrier_99999', name: 'Old Star', identifiers: [{ scheme: 'naic_company', value: '99999' }], groupId: null, mergedInto: 'carrier_54321' }),
+      carrierGroup({ id: 'carrier_group_empty', name: 'No Codes Group', identifiers: [] }),
+    ]);
+    roof = await importFiling(t.rt, aFiling({ state: 'TX', companyName: 'Lone Star Casualty', submissionDate: '2023-06-01', sourceReference: '23-000777', naicCompanyCodes: ['54321'], carrierIds: ['carrier_54321'], groupId: null, naicGroupCode: null }), [
       aTextFile(['Roof age schedule: roofs older than 15 years are settled at actual cash value.'], { name: 'Roof Schedule.pdf' }),
     ]);
     serff = await importFiling(t.rt, aFiling({ source: 'serff', sourceReference: 'ACME-133456789', state: 'TX', submissionDate: '2022-01-01' }), [
@@ -108,7 +118,7 @@ describe('POST /insurance/filings/search and /filings/search', () => {
     const q = '"surcharge wildfire"';
     // Without a narrowing filter the quotes are ignored: the words match in any order.
     assert.ok(ids(await search({ query: q })).includes(wildfire.filing.id));
-    assert.ok(ids(await search({ query: q, filters: [{ field: 'carrierIds', operator: 'notContainsAny', value: ['carrier_x'] }] })).includes(wildfire.filing.id));
+    assert.ok(ids(await search({ query: q, filters: [{ field: 'carrierIds', operator: 'notContainsAny', value: ['carrier_54321'] }] })).includes(wildfire.filing.id));
     // With one, the phrase must occur as written.
     assert.deepEqual(ids(await search({ query: q, filters: [{ field: 'state', operator: 'eq', value: 'CA' }] })), []);
     assert.deepEqual(ids(await search({ query: '"wildfire surcharge"', filters: [{ field: 'state', operator: 'eq', value: 'CA' }] })), [wildfire.filing.id]);
@@ -121,8 +131,29 @@ describe('POST /insurance/filings/search and /filings/search', () => {
     assert.deepEqual(await f([{ field: 'companyName', operator: 'eq', value: 'Golden Bear Mutual' }]), [wildfire.filing.id]);
     assert.deepEqual(await f([{ field: 'submissionDate', operator: 'between', value: ['2023-01-01', '2023-12-31'] }]), [roof.filing.id]);
     assert.deepEqual(await f([{ field: 'submissionDate', operator: 'gte', value: '2024-01-01' }]), [wildfire.filing.id]);
-    assert.equal((await f([{ field: 'carrierIds', operator: 'containsAny', value: ['carrier_nope'] }])).length, 0);
+    assert.deepEqual(await f([{ field: 'carrierIds', operator: 'containsAny', value: ['carrier_54321'] }]), [roof.filing.id]);
     assert.equal((await f([{ field: 'normalizedOutcome', operator: 'in', value: ['APPROVED'] }])).length, 5);
+  });
+
+  it('rule: carrierIds and groupId filters read like the list\'s carrier and group: 404 for an id matching no catalog identifier, a carrier through its current NAIC codes', async () => {
+    const f = (filters: object[]) => search({ query: 'wildfire surcharge roof', dataScope: 'all', filters });
+    for (const filter of [
+      { field: 'carrierIds', operator: 'containsAny', value: ['carrier_12345', 'carrier_nope'] },
+      { field: 'carrierIds', operator: 'notContainsAny', value: ['carrier_nope'] },
+      { field: 'groupId', operator: 'eq', value: 'carrier_group_nope' },
+      { field: 'groupId', operator: 'in', value: ['carrier_group_empty'] },
+    ]) {
+      const r = await f([filter]);
+      assert.equal(r.status, 404, JSON.stringify(filter));
+      assert.equal(r.body.code, 'not_found');
+    }
+    // A merged carrier answers for its survivor, as in GET /insurance/filings?carrier=.
+    assert.deepEqual(ids(await f([{ field: 'carrierIds', operator: 'containsAny', value: ['carrier_99999'] }])), [roof.filing.id]);
+    const list = await api().get('/insurance/filings?carrier=carrier_99999');
+    assert.deepEqual(list.body.filings.map((x: any) => x.id), [roof.filing.id]);
+    // Excluding a carrier drops its filings and those whose carrier is unknown.
+    assert.ok(!ids(await f([{ field: 'carrierIds', operator: 'notContainsAny', value: ['carrier_99999'] }])).includes(roof.filing.id));
+    assert.deepEqual(ids(await f([{ field: 'groupId', operator: 'eq', value: 'carrier_group_123' }])).includes(roof.filing.id), false);
   });
 
   it('rule: intent is required on /insurance, optional on /filings, 10..500, and may not merely repeat the query', async () => {
