@@ -138,6 +138,7 @@ export class SearchFilingsRoutes implements RouteModule {
       responses: {
         200: { description: 'A page of matching filings', schema: SearchResponse },
         403: { description: 'An explicit source=serff filter without serff:view' },
+        404: { description: 'not_found: a carrierIds or groupId filter value that matches no catalog identifier' },
         413: { description: 'request_too_large: body over 64 KiB' },
       },
       handler: (ctx: RouteContext<unknown, Body, unknown>) => this.handle(ctx),
