@@ -33,6 +33,12 @@ const STANDARD_ERRORS: Record<number, string> = {
   503: 'A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`).',
 };
 
+/** The app reads a body on every operation that takes one: over its limit a 413, a non-JSON one a 415. */
+const BODY_ERRORS: Record<number, string> = {
+  413: 'The request body is larger than this operation accepts (`request_too_large`).',
+  415: 'The request body is not JSON (`unsupported_media_type`).',
+};
+
 /** The OpenAPI 3.1 document, generated from the same route definitions that validate requests. */
 export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
   const registry = new OpenAPIRegistry();
@@ -44,10 +50,13 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
         responses[status] = {
           description: spec.description,
           ...(spec.headers ? { headers: Object.fromEntries(Object.entries(spec.headers).map(([h, d]) => [h, { description: d.description, schema: { type: 'string' } }])) } : {}),
-          ...(spec.schema ? { content: { 'application/json': { schema: spec.schema } } } : {}),
+          // Every error answer has the one error shape, also where a route only names the status.
+          ...(spec.schema || Number(status) >= 400 ? { content: { 'application/json': { schema: spec.schema ?? ErrorSchema } } } : {}),
         };
       }
-      for (const [status, description] of Object.entries(STANDARD_ERRORS)) {
+      // A raw-bytes route (signed upload) takes any content type, but not more bytes than declared.
+      const bodyErrors = r.method === 'get' ? {} : r.rawBody ? { 413: BODY_ERRORS[413] } : BODY_ERRORS;
+      for (const [status, description] of Object.entries({ ...STANDARD_ERRORS, ...bodyErrors })) {
         if (!responses[status]) responses[status] = { description, content: { 'application/json': { schema: ErrorSchema } } };
       }
       const request: Record<string, unknown> = {};
