@@ -135,12 +135,12 @@ export const CatalogFiling = z
     subToiCode: z.string().nullable(),
     filingType: z.string(),
     sourceStatus: z.string(),
-    submissionDate: z.string().nullable(),
-    dispositionDate: z.string().nullable(),
+    submissionDate: z.string().openapi({ format: 'date' }).nullable(),
+    dispositionDate: z.string().openapi({ format: 'date' }).nullable(),
     businessType: z.string(),
     normalizedOutcome: z.enum(NORMALIZED_OUTCOMES),
     filingTypeNormalized: z.enum(FILING_TYPES_NORMALIZED),
-    stateStatusChangedDate: z.string().nullable(),
+    stateStatusChangedDate: z.string().openapi({ format: 'date' }).nullable(),
     description: z.string().nullable().optional().describe('Only on a lookup with exactly one source and exactly one sourceReference.'),
   })
   .openapi('CatalogFiling');

@@ -125,6 +125,11 @@ describe('OpenAPI document against the real responses', () => {
     const fake = { status: 200, headers: new Headers({ 'content-type': 'application/json' }), body: { id: 'u', tenantId: 't' }, text: '' } as ApiResponse;
     assert.match(mismatch('get', '/users/me', fake) ?? '', /must have required property 'name'/);
     assert.match(mismatch('get', '/users/me', { ...fake, status: 418 }) ?? '', /418 is not documented/);
+    // Formats are checked too: a timestamp that is not ISO 8601, a scope that is not mc:<uuid>.
+    const list = { ...fake, body: { filings: [{ id: unknownUuid, scope: 'mc:Scope', createdAt: 'yesterday' }], nextCursor: null } };
+    const problem = mismatch('get', '/managed-filings', list) ?? '';
+    assert.match(problem, /createdAt must match format "date-time"/);
+    assert.match(problem, /scope must match pattern/);
   });
 
   it('identity: GET /users/me (200, 400, 401)', async () => {
@@ -162,7 +167,8 @@ describe('OpenAPI document against the real responses', () => {
       '/filings/search': { query: 'page', includePassages: true, limit: 5 },
     };
     for (const [p, body] of Object.entries(bodies)) {
-      await call('post', p, p, 200, { body });
+      const found = await call('post', p, p, 200, { body });
+      assert.ok(found.body.filings.length > 0 && found.body.filings[0].matches[0].passages.length > 0, 'the schema is checked on a real result');
       await call('post', p, p, 200, { body: { ...body, includePassages: false } });
       await call('post', p, p, 400, { body: { ...body, bogus: 1 } });
       await call('post', p, p, 400, { body: { ...body, cursor: 'not-a-cursor' } });
