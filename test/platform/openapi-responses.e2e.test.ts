@@ -300,7 +300,7 @@ describe('OpenAPI document against the real responses', () => {
     noProblems();
   });
 
-  it('working filings: items, comments, events, uploads and artifacts (200, 201, 204, 400, 401, 403, 404)', async () => {
+  it('working filings: items, comments, events, uploads and artifacts (200, 201, 204, 400, 401, 403, 404, 409)', async () => {
     const filingId = (await client(t.baseUrl, owner.apiKey).post('/managed-filings', filingBody(scope, l))).body.id as string;
     const f = `/managed-filings/${filingId}`;
 
@@ -362,6 +362,7 @@ describe('OpenAPI document against the real responses', () => {
     await call('delete', one, `${f}/comments/${reply.body.id}`, 401, { key: null });
     await call('delete', one, `${f}/comments/${reply.body.id}`, 404, { key: outsider.apiKey });
     await call('delete', one, `${f}/comments/${reply.body.id}`, 204);
+    await call('patch', one, `${f}/comments/${reply.body.id}`, 409, { body: { body: 'Edit a tombstone' } });
     await call('get', comments, `${f}/comments?limit=2`, 200);
     await call('get', comments, `${f}/comments?status=resolved`, 200);
     await call('get', comments, `${f}/comments?status=closed`, 400);
