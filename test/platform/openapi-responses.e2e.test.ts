@@ -42,6 +42,8 @@ describe('OpenAPI document against the real responses', () => {
   const unknownUuid = '00000000-0000-4000-8000-00000000abcd';
   /** `METHOD path` of every operation answered with a success status. */
   const succeeded = new Set<string>();
+  /** A URL of each GET operation that answered 200, with its query string. */
+  const okGets = new Map<string, string>();
   const problems: string[] = [];
 
   before(async function () {
@@ -113,6 +115,7 @@ describe('OpenAPI document against the real responses', () => {
     const problem = mismatch(method, docPath, r);
     if (problem) problems.push(`${what}: ${problem}`);
     if (status < 400) succeeded.add(`${method.toUpperCase()} ${docPath}`);
+    if (method === 'get' && status === 200 && o.key === undefined) okGets.set(docPath, url);
     return r;
   }
 
@@ -374,6 +377,36 @@ describe('OpenAPI document against the real responses', () => {
     await call('get', events, `${f}/events?cursor=not-a-cursor`, 400);
     await call('get', events, `${f}/events`, 401, { key: null });
     await call('get', events, `${f}/events`, 404, { key: outsider.apiKey });
+    noProblems();
+  });
+
+  it('every documented query parameter has a typed schema (the document states what the server validates)', () => {
+    const untyped: string[] = [];
+    for (const [p, ops] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [m, op] of Object.entries<any>(ops)) {
+        for (const param of op.parameters ?? []) if (!param.schema?.type && !param.schema?.anyOf) untyped.push(`${m.toUpperCase()} ${p} ${param.in} ${param.name}`);
+      }
+    }
+    assert.deepEqual(untyped, []);
+  });
+
+  it('documented integer query bounds are the enforced ones: min and max pass, one beyond is 400 invalid_request', async () => {
+    let checked = 0;
+    for (const [docPath, url] of okGets) {
+      for (const param of doc.paths[docPath].get.parameters ?? []) {
+        const { type, minimum, maximum } = param.schema ?? {};
+        if (param.in !== 'query' || type !== 'integer') continue;
+        const base = url.replace(new RegExp(`([?&])${param.name}=[^&]*&?`), '$1').replace(/[?&]$/, '');
+        const withValue = (v: number) => `${base}${base.includes('?') ? '&' : '?'}${param.name}=${v}`;
+        for (const v of [minimum, maximum]) await call('get', docPath, withValue(v), 200);
+        for (const v of [minimum - 1, maximum + 1]) {
+          const r = await call('get', docPath, withValue(v), 400);
+          assert.deepEqual(r.body.details.map((d: any) => [d.location, d.path.join('.')]), [['query', param.name]], `${docPath} ${param.name}=${v}`);
+        }
+        checked++;
+      }
+    }
+    assert.ok(checked >= 15, `checked ${checked} integer parameters`);
     noProblems();
   });
 
