@@ -57,6 +57,8 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
       // A raw-bytes route (signed upload) takes any content type, but not more bytes than declared.
       const bodyErrors = r.method === 'get' ? {} : r.rawBody ? { 413: BODY_ERRORS[413] } : BODY_ERRORS;
       for (const [status, description] of Object.entries({ ...STANDARD_ERRORS, ...bodyErrors })) {
+        // A signed address works without the API key: it is refused with 403, never 401.
+        if (status === '401' && r.auth === 'none') continue;
         if (!responses[status]) responses[status] = { description, content: { 'application/json': { schema: ErrorSchema } } };
       }
       const request: Record<string, unknown> = {};

@@ -217,6 +217,10 @@ describe('OpenAPI document against the real responses', () => {
     await call('get', signed, signedPath, 206, { key: null, headers: { Range: 'bytes=0-3' } });
     await call('get', signed, signedPath, 416, { key: null, headers: { Range: 'bytes=9999-10000' } });
     await call('get', signed, signedPath.replace(/signature=[^&]+/, 'signature=AAAA'), 403, { key: null });
+    // The signed address ignores credentials: a bad key changes nothing, so the document names no 401.
+    await call('get', signed, signedPath, 200, { key: 'ifrs_not-a-real-key' });
+    assert.equal(doc.paths[signed].get.responses['401'], undefined, 'a signed address documents no 401');
+    assert.equal(doc.paths['/signed/uploads/{token}'].put.responses['401'], undefined, 'a signed address documents no 401');
     noProblems();
   });
 
