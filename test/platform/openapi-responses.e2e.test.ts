@@ -97,6 +97,8 @@ describe('OpenAPI document against the real responses', () => {
     if (!op) return `${method.toUpperCase()} ${docPath} is not in the document`;
     const documented = op.responses[String(r.status)];
     if (!documented) return `status ${r.status} is not documented (documented: ${Object.keys(op.responses).join(', ')}); body ${r.text.slice(0, 300)}`;
+    const missingHeaders = Object.keys(documented.headers ?? {}).filter((h) => !r.headers.has(h));
+    if (missingHeaders.length) return `status ${r.status} lacks the documented header(s) ${missingHeaders.join(', ')}`;
     const schema = documented.content?.['application/json']?.schema;
     const isJson = (r.headers.get('content-type') ?? '').startsWith('application/json');
     if (!schema) return isJson ? `status ${r.status} has a JSON body the document does not describe: ${r.text.slice(0, 300)}` : null;
@@ -125,9 +127,13 @@ describe('OpenAPI document against the real responses', () => {
   };
 
   it('the mismatch check catches a body that breaks its documented schema', () => {
-    const fake = { status: 200, headers: new Headers({ 'content-type': 'application/json' }), body: { id: 'u', tenantId: 't' }, text: '' } as ApiResponse;
+    const headers = new Headers({ 'content-type': 'application/json', 'x-request-id': 'r', 'cache-control': 'no-store' });
+    const fake = { status: 200, headers, body: { id: 'u', tenantId: 't' }, text: '' } as ApiResponse;
     assert.match(mismatch('get', '/users/me', fake) ?? '', /must have required property 'name'/);
     assert.match(mismatch('get', '/users/me', { ...fake, status: 418 }) ?? '', /418 is not documented/);
+    // Documented headers are checked: every answer carries X-Request-Id.
+    const noRequestId = new Headers({ 'content-type': 'application/json', 'cache-control': 'no-store' });
+    assert.match(mismatch('get', '/users/me', { ...fake, headers: noRequestId }) ?? '', /lacks the documented header\(s\) X-Request-Id/);
     // Formats are checked too: a timestamp that is not ISO 8601, a scope that is not mc:<uuid>.
     const list = { ...fake, body: { filings: [{ id: unknownUuid, scope: 'mc:Scope', createdAt: 'yesterday' }], nextCursor: null } };
     const problem = mismatch('get', '/managed-filings', list) ?? '';
@@ -318,6 +324,8 @@ describe('OpenAPI document against the real responses', () => {
     const put = new URL(begin.body.uploadUrl);
     const putPath = put.pathname.replace(/^\/api\/v2/, '') + put.search;
     await call('put', '/signed/uploads/{token}', putPath.replace(/signature=[^&]+/, 'signature=AAAA'), 403, { key: null, body: 'hello', headers: { 'Content-Type': 'application/octet-stream' } });
+    await call('put', '/signed/uploads/{token}', putPath, 413, { key: null, body: 'hello world', headers: { 'Content-Type': 'application/octet-stream' } });
+    await call('put', '/signed/uploads/{token}', putPath, 400, { key: null, body: 'hi', headers: { 'Content-Type': 'application/octet-stream' } });
     await call('put', '/signed/uploads/{token}', putPath, 200, { key: null, body: 'hello', headers: { 'Content-Type': 'application/octet-stream' } });
     const done = await call('post', '/files/uploads/complete', '/files/uploads/complete', 200, { body: { confirmations: [{ uploadToken: begin.body.uploadToken }, { uploadToken: 'nope' }] } });
     const artifact = done.body.results[0].artifact;
