@@ -73,7 +73,8 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
       const request: Record<string, unknown> = {};
       if (r.query) request.query = r.query;
       if (r.params) request.params = r.params;
-      if (r.body) request.body = { content: { 'application/json': { schema: r.body } }, required: true };
+      // The app reads an absent body as {}: the body is required only where {} is refused.
+      if (r.body) request.body = { content: { 'application/json': { schema: r.body } }, required: !r.body.safeParse({}).success };
       registry.registerPath({
         method: r.method,
         path,
