@@ -44,6 +44,8 @@ describe('OpenAPI document against the real responses', () => {
   const succeeded = new Set<string>();
   /** A URL of each GET operation that answered 200, with its query string. */
   const okGets = new Map<string, string>();
+  /** A URL of each operation with a JSON body that answered a success, by `METHOD docPath`. */
+  const okBodies = new Map<string, string>();
   const problems: string[] = [];
 
   before(async function () {
@@ -118,6 +120,7 @@ describe('OpenAPI document against the real responses', () => {
     if (problem) problems.push(`${what}: ${problem}`);
     if (status < 400) succeeded.add(`${method.toUpperCase()} ${docPath}`);
     if (method === 'get' && status === 200 && o.key === undefined) okGets.set(docPath, url);
+    if (method !== 'get' && status < 400 && o.key === undefined && o.headers === undefined) okBodies.set(`${method} ${docPath}`, url);
     return r;
   }
 
@@ -424,6 +427,17 @@ describe('OpenAPI document against the real responses', () => {
       }
     }
     assert.ok(checked >= 15, `checked ${checked} integer parameters`);
+    noProblems();
+  });
+
+  it('bad bodies on every JSON-body operation answer documented coded errors: malformed 400, not JSON 415, over the limit 413', async () => {
+    assert.ok(okBodies.size >= 15, `${okBodies.size} operations`);
+    for (const [op, url] of okBodies) {
+      const [method, docPath] = op.split(' ') as [Method, string];
+      await call(method, docPath, url, 400, { body: '{"broken": ' });
+      await call(method, docPath, url, 415, { body: '{}', headers: { 'Content-Type': 'text/plain' } });
+      await call(method, docPath, url, 413, { body: JSON.stringify({ pad: 'x'.repeat(1024 * 1024) }) });
+    }
     noProblems();
   });
 
