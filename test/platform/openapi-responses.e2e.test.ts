@@ -410,6 +410,37 @@ describe('OpenAPI document against the real responses', () => {
     assert.deepEqual(untyped, []);
   });
 
+  it('response schemas leave no field optional but those the contract omits (DESIGN: nullable fields are present as null)', () => {
+    // The spec's own omissions: details and dataset of an error, description outside a lookup, passages when not asked for.
+    const mayBeOmitted = new Set(['Error.details', 'Error.dataset', 'CatalogFiling.description', 'SearchMatch.passages']);
+    const optional = new Set<string>();
+    const seen = new Set<string>();
+    const walk = (schema: any, at: string): void => {
+      if (!schema || typeof schema !== 'object') return;
+      if (schema.$ref) {
+        const name = schema.$ref.split('/').pop();
+        if (!seen.has(name)) {
+          seen.add(name);
+          walk(doc.components.schemas[name], name);
+        }
+        return;
+      }
+      const required = new Set(schema.required ?? []);
+      for (const [k, v] of Object.entries<any>(schema.properties ?? {})) {
+        if (!required.has(k)) optional.add(`${at}.${k}`);
+        walk(v, `${at}.${k}`);
+      }
+      if (schema.items) walk(schema.items, `${at}[]`);
+      for (const k of ['allOf', 'anyOf', 'oneOf']) for (const s of schema[k] ?? []) walk(s, at);
+    };
+    for (const [p, ops] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [m, op] of Object.entries<any>(ops)) {
+        for (const [status, r] of Object.entries<any>(op.responses)) walk(r.content?.['application/json']?.schema, `${m.toUpperCase()} ${p} ${status}`);
+      }
+    }
+    assert.deepEqual([...optional].filter((f) => !mayBeOmitted.has(f)), []);
+  });
+
   it('documented integer query bounds are the enforced ones: min and max pass, one beyond is 400 invalid_request', async () => {
     let checked = 0;
     for (const [docPath, url] of okGets) {
