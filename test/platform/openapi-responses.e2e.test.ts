@@ -93,6 +93,31 @@ describe('OpenAPI document against the real responses', () => {
   });
   after(async () => t?.close());
 
+  /** The schema behind a $ref, and every branch of allOf/anyOf/oneOf, flattened. */
+  function branches(schema: any): any[] {
+    if (!schema || typeof schema !== 'object') return [];
+    if (schema.$ref) return branches(doc.components.schemas[schema.$ref.split('/').pop()]);
+    return [schema, ...['allOf', 'anyOf', 'oneOf'].flatMap((k) => (schema[k] ?? []).flatMap(branches))];
+  }
+
+  /** Fields of the answer the schema does not name (JSON Schema allows them; the document would be incomplete). */
+  function undocumented(schema: any, value: unknown, at: string, out: string[]): void {
+    if (value === null || typeof value !== 'object') return;
+    const all = branches(schema);
+    if (Array.isArray(value)) {
+      const items = all.find((b) => b.items)?.items;
+      value.slice(0, 5).forEach((v, i) => undocumented(items, v, `${at}[${i}]`, out));
+      return;
+    }
+    const props = Object.assign({}, ...all.map((b) => b.properties ?? {}));
+    // A record (additionalProperties with a schema) or a free-form object names no fields.
+    if (all.some((b) => b.additionalProperties && b.additionalProperties !== false) || !all.some((b) => b.properties)) return;
+    for (const [k, v] of Object.entries(value)) {
+      if (!(k in props)) out.push(`${at}.${k}`);
+      else undocumented(props[k], v, `${at}.${k}`, out);
+    }
+  }
+
   /** The error, if any, of one answer against the document's description of `method docPath`. */
   function mismatch(method: Method, docPath: string, r: ApiResponse): string | null {
     const op = doc.paths[docPath]?.[method];
@@ -106,7 +131,11 @@ describe('OpenAPI document against the real responses', () => {
     if (!schema) return isJson ? `status ${r.status} has a JSON body the document does not describe: ${r.text.slice(0, 300)}` : null;
     if (!isJson) return `status ${r.status} is documented as JSON but the answer is ${r.headers.get('content-type') ?? 'empty'}`;
     const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')));
-    if (validate(r.body)) return null;
+    if (validate(r.body)) {
+      const extra: string[] = [];
+      undocumented(schema, r.body, '', extra);
+      return extra.length ? `status ${r.status} body has fields the document does not name: ${extra.join(', ')}` : null;
+    }
     return `status ${r.status} body does not match the documented schema: ${ajv.errorsText(validate.errors, { separator: '; ' })}; body ${r.text.slice(0, 300)}`;
   }
 
@@ -134,6 +163,8 @@ describe('OpenAPI document against the real responses', () => {
     const fake = { status: 200, headers, body: { id: 'u', tenantId: 't' }, text: '' } as ApiResponse;
     assert.match(mismatch('get', '/users/me', fake) ?? '', /must have required property 'name'/);
     assert.match(mismatch('get', '/users/me', { ...fake, status: 418 }) ?? '', /418 is not documented/);
+    // Fields the document does not name are reported.
+    assert.match(mismatch('get', '/users/me', { ...fake, body: { id: 'u', tenantId: 't', name: null, email: null, role: 'x' } }) ?? '', /fields the document does not name: \.role/);
     // Documented headers are checked: every answer carries X-Request-Id.
     const noRequestId = new Headers({ 'content-type': 'application/json', 'cache-control': 'no-store' });
     assert.match(mismatch('get', '/users/me', { ...fake, headers: noRequestId }) ?? '', /lacks the documented header\(s\) X-Request-Id/);
