@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import { carrier, carrierGroup, catalogFiling, file, importRecords, mga, product, serffFiling } from '../support/catalog-records';
 import { client, makeCaller, makeScope, startTestRuntime, type ApiResponse, type TestCaller, type TestRuntime } from '../support/runtime';
-import { filingBody, seedListings, upload, type Listings } from '../working-filings/support';
+import { filingBody, importRecord, seedListings, upload, type Listings } from '../working-filings/support';
 
 // Ajv 8 (with the 2020-12 dialect of OpenAPI 3.1) comes with the document validator the other OpenAPI
 // test uses; the top-level `ajv` is eslint's Ajv 6, so it is loaded from that package's own dependencies.
@@ -38,6 +38,8 @@ describe('OpenAPI document against the real responses', () => {
     noTextFile: crypto.randomUUID(),
     restrictedFile: crypto.randomUUID(),
     product: 'product_oa1',
+    referenceFiling: crypto.randomUUID(),
+    legacyFiling: crypto.randomUUID(),
   };
   const unknownUuid = '00000000-0000-4000-8000-00000000abcd';
   /** `METHOD path` of every operation answered with a success status. */
@@ -69,7 +71,8 @@ describe('OpenAPI document against the real responses', () => {
     l = await seedListings(t.rt, scope);
     const result = await importRecords(t.rt, [
       carrierGroup(),
-      carrier(),
+      carrier({ aliases: ['Acme'], grossPremiumWritten: { year: 2024, amount: 1234.5 }, cessionRatio: { year: 2024, value: 0.25 } }),
+      carrier({ id: 'carrier_54321', name: 'Acme Specialty', identifiers: [], groupId: null, domicile: 'FL' }),
       mga({ carriers: [{ carrierId: 'carrier_12345', role: 'fronting', sourceNotes: 'test' }] }),
       catalogFiling({
         id: ids.fl,
@@ -90,6 +93,11 @@ describe('OpenAPI document against the real responses', () => {
       }),
     ]);
     assert.equal(result.failed, 0, JSON.stringify(result.errors));
+    // Imported working filings: a reference one and an unclassified legacy one (filingMode null), both read-only.
+    for (const [id, filingMode] of [[ids.referenceFiling, 'reference'], [ids.legacyFiling, null]] as const) {
+      await importRecord(t.rt, { type: 'managed_filing', scope, id, filingMode, companyId: l.companyId, jurisdictionId: l.jurisdictionId, primaryProductId: l.productId, filingType: 'rate', serffTrackingNumber: 'ACME-123' });
+    }
+    await t.rt.engine.catchUp();
   });
   after(async () => t?.close());
 
@@ -148,7 +156,8 @@ describe('OpenAPI document against the real responses', () => {
     const problem = mismatch(method, docPath, r);
     if (problem) problems.push(`${what}: ${problem}`);
     if (status < 400) succeeded.add(`${method.toUpperCase()} ${docPath}`);
-    if (method === 'get' && status === 200 && o.key === undefined) okGets.set(docPath, url);
+    // Without a cursor: the later checks change the limit, which a cursor is bound to.
+    if (method === 'get' && status === 200 && o.key === undefined && !/[?&]cursor=/.test(url)) okGets.set(docPath, url);
     if (method !== 'get' && status < 400 && o.key === undefined && o.headers === undefined) okBodies.set(`${method} ${docPath}`, url);
     return r;
   }
@@ -227,7 +236,8 @@ describe('OpenAPI document against the real responses', () => {
   it('stored files: inventory in both path forms, text, download and the signed address (200, 302, 400, 401, 403, 404, 409)', async () => {
     for (const p of ['/filings/{filingId}/files', '/insurance/filings/{filingId}/files']) {
       const url = p.replace('{filingId}', ids.fl);
-      await call('get', p, `${url}?limit=1`, 200);
+      const first = await call('get', p, `${url}?limit=1`, 200);
+      await call('get', p, `${url}?limit=1&cursor=${encodeURIComponent(first.body.nextCursor)}`, 200);
       await call('get', p, `${url}?limit=0`, 400);
       await call('get', p, `${url}?cursor=not-a-cursor`, 400);
       await call('get', p, url, 401, { key: null });
@@ -235,7 +245,9 @@ describe('OpenAPI document against the real responses', () => {
       await call('get', p, p.replace('{filingId}', ids.serff), 404, { key: noSerff.apiKey });
     }
     const text = '/files/{fileId}/text';
-    await call('get', text, `/files/${ids.textFile}/text?maxBytes=8`, 200);
+    const chunk = await call('get', text, `/files/${ids.textFile}/text?maxBytes=8`, 200);
+    await call('get', text, `/files/${ids.textFile}/text?maxBytes=8&cursor=${encodeURIComponent(chunk.body.nextCursor)}`, 200);
+    await call('get', text, `/files/${ids.textFile}/text?maxBytes=1048576`, 200);
     await call('get', text, `/files/${ids.textFile}/text?maxBytes=1`, 400);
     await call('get', text, `/files/${ids.textFile}/text?cursor=not-a-cursor`, 400);
     await call('get', text, `/files/${ids.textFile}/text`, 401, { key: null });
@@ -271,6 +283,8 @@ describe('OpenAPI document against the real responses', () => {
     ];
     for (const [list, detail, id] of naic) {
       await call('get', list, `${list}?limit=5`, 200);
+      const paged = await call('get', list, `${list}?limit=1`, 200);
+      if (paged.body.nextCursor) await call('get', list, `${list}?limit=1&cursor=${encodeURIComponent(paged.body.nextCursor)}`, 200);
       await call('get', list, `${list}?bogus=1`, 400);
       await call('get', list, list, 401, { key: null });
       await call('get', list, list, 403, { key: noNaic.apiKey });
@@ -289,7 +303,8 @@ describe('OpenAPI document against the real responses', () => {
     await call('get', '/insurance/mgas/{mgaId}', '/insurance/mgas/mga_nobody', 404);
     for (const p of ['/insurance/products', '/products']) {
       await call('get', p, `${p}?limit=5`, 200);
-      await call('get', p, `${p}?state=FL&group=100`, 200);
+      const filtered = await call('get', p, `${p}?state=FL&group=100`, 200);
+      assert.equal(filtered.body.products.length, 1);
       await call('get', p, `${p}?limit=0`, 400);
       await call('get', p, p, 401, { key: null });
       await call('get', `${p}/{productId}`, `${p}/${ids.product}`, 200);
@@ -328,7 +343,10 @@ describe('OpenAPI document against the real responses', () => {
       await call('post', p, p, 401, { key: null, body: filingBody(scope, l) });
       await call('post', p, p, 403, { key: readOnly.apiKey, body: filingBody(scope, l) });
       await call('post', p, p, 415, { body: JSON.stringify(filingBody(scope, l)), headers: { 'Content-Type': 'text/plain' } });
-      await call('get', p, `${p}?limit=1`, 200);
+      const page = await call('get', p, `${p}?limit=1`, 200);
+      await call('get', p, `${p}?limit=1&cursor=${encodeURIComponent(page.body.nextCursor)}`, 200);
+      const modes = new Set((await call('get', p, `${p}?limit=100`, 200)).body.filings.map((f: any) => f.filingMode));
+      assert.deepEqual([...modes].sort(), ['managed', 'reference', null].sort());
       await call('get', p, `${p}?cursor=not-a-cursor`, 400);
       await call('get', p, p, 401, { key: null });
       await call('get', p, p, 403, { key: readOnly.apiKey });
@@ -343,6 +361,10 @@ describe('OpenAPI document against the real responses', () => {
       await call('patch', '/managed-filings/{filingId}', detail, 401, { key: null, body: { description: 'x' } });
       await call('patch', '/managed-filings/{filingId}', detail, 403, { key: noSerff.apiKey, body: { description: 'x' } });
       await call('patch', '/managed-filings/{filingId}', detail, 404, { key: outsider.apiKey, body: { description: 'x' } });
+      for (const id of [ids.referenceFiling, ids.legacyFiling]) {
+        await call('get', '/managed-filings/{filingId}', `/managed-filings/${id}`, 200);
+        await call('patch', '/managed-filings/{filingId}', `/managed-filings/${id}`, 403, { body: { description: 'x' } });
+      }
     }
     noProblems();
   });
