@@ -33,7 +33,10 @@ const STANDARD_ERRORS: Record<number, string> = {
   503: 'A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`).',
 };
 
-/** The app reads a body on every operation that takes one: over its limit a 413, a non-JSON one a 415. */
+/**
+ * The app reads a body sent to any operation (a GET's too: its fields are checked like any body's):
+ * over the limit a 413, a non-JSON one a 415.
+ */
 const BODY_ERRORS: Record<number, string> = {
   413: 'The request body is larger than this operation accepts (`request_too_large`).',
   415: 'The request body is not JSON (`unsupported_media_type`).',
@@ -64,7 +67,7 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
         };
       }
       // A raw-bytes route (signed upload) takes any content type, but not more bytes than declared.
-      const bodyErrors = r.method === 'get' ? {} : r.rawBody ? { 413: BODY_ERRORS[413] } : BODY_ERRORS;
+      const bodyErrors = r.rawBody ? { 413: BODY_ERRORS[413] } : BODY_ERRORS;
       for (const [status, description] of Object.entries({ ...STANDARD_ERRORS, ...bodyErrors })) {
         // A signed address works without the API key: it is refused with 403, never 401.
         if (status === '401' && r.auth === 'none') continue;

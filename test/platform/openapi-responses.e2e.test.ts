@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import { carrier, carrierGroup, catalogFiling, file, importRecords, mga, product, serffFiling } from '../support/catalog-records';
 import { client, makeCaller, makeScope, startTestRuntime, type ApiResponse, type TestCaller, type TestRuntime } from '../support/runtime';
@@ -160,6 +161,23 @@ describe('OpenAPI document against the real responses', () => {
     if (method === 'get' && status === 200 && o.key === undefined && !/[?&]cursor=/.test(url)) okGets.set(docPath, url);
     if (method !== 'get' && status < 400 && o.key === undefined && o.headers === undefined) okBodies.set(`${method} ${docPath}`, url);
     return r;
+  }
+
+  /** fetch() refuses a GET with a body; node:http sends one. */
+  function getWithBody(url: string, body: string, contentType: string): Promise<ApiResponse> {
+    return new Promise((resolve, reject) => {
+      const req = http.request(t.baseUrl + url, { method: 'GET', headers: { Authorization: `Bearer ${owner.apiKey}`, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const headers = new Headers(Object.entries(res.headers).map(([k, v]) => [k, String(v)] as [string, string]));
+          resolve({ status: res.statusCode!, headers, body: text ? JSON.parse(text) : undefined, text });
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
   }
 
   const noProblems = () => {
@@ -525,13 +543,20 @@ describe('OpenAPI document against the real responses', () => {
     noProblems();
   });
 
-  it('bad query input on every GET operation answers a documented 400: unknown parameter, NUL, a broken %-escape in the path', async () => {
+  it('bad input on every GET operation answers a documented 400 or 415: unknown parameter, NUL, a broken %-escape in the path, a non-JSON body', async () => {
     assert.ok(okGets.size >= 25, `${okGets.size} operations`);
     for (const [docPath, url] of okGets) {
       const sep = url.includes('?') ? '&' : '?';
       const unknown = await call('get', docPath, `${url}${sep}bogus=1`, 400);
       assert.ok(unknown.body.details.some((d: any) => d.code === 'unknown_field' && d.location === 'query'), `${docPath}: ${unknown.text}`);
       await call('get', docPath, `${url}${sep}bogus=%00`, 400);
+      // A body sent with a GET is read like any other: a non-JSON one is a 415.
+      if (!docPath.startsWith('/signed/')) {
+        const r = await getWithBody(url, 'x', 'text/plain');
+        assert.equal(r.status, 415, `GET ${url} with a text body: ${r.text}`);
+        const problem = mismatch('get', docPath, r);
+        if (problem) problems.push(`GET ${url} with a text body: ${problem}`);
+      }
       const at = docPath.split('/').findIndex((seg) => seg.startsWith('{'));
       if (at > 0 && !docPath.startsWith('/signed/')) {
         const [pathPart, queryPart] = url.split('?');
