@@ -36,7 +36,7 @@ const SORTS = Object.keys(SORT_COLUMNS).flatMap((k) => [k, `-${k}`]) as [string,
 
 /** GET /insurance/filings query: every parameter of the spec; repeatable ones combine with OR. */
 export const CatalogListQuery = z.strictObject({
-  limit: qInt(1, 200).optional().describe('1 to 200, default 50'),
+  limit: qInt(1, 200, 50).optional().describe('1 to 200, default 50'),
   cursor: cursorParam().optional(),
   carrier: qList(text).optional().describe('Directory carrier ID; matched through the carrier\'s current NAIC code; 404 when it matches no catalog identifier.'),
   group: qList(text).optional().describe('Directory group ID; matched through the group\'s NAIC group code and its carriers\' current NAIC codes.'),

@@ -6,7 +6,7 @@ import { z } from '../../src/http/zod';
 import type { FilingAccessService } from './filing-access';
 import { FilingIdParams } from './schemas';
 
-const Query = z.strictObject({ limit: qInt(1, 500).optional(), cursor: cursorParam().optional() });
+const Query = z.strictObject({ limit: qInt(1, 500, 100).optional(), cursor: cursorParam().optional() });
 const EventList = z
   .object({
     // data and metadata are always there (objects); z.unknown() documented them as optional.

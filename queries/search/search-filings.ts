@@ -41,7 +41,7 @@ const bodyFields = {
     .optional(),
   includePassages: z.boolean().optional(),
   dataScope: z.enum(['recent', 'historical', 'all']).optional(),
-  limit: z.number().int().min(1).max(200).optional(),
+  limit: z.number().int().min(1).max(200).optional().openapi({ default: 50 }),
   cursor: z.string().min(1).max(128).optional(),
 };
 const intent = z.string().min(10).max(500);

@@ -91,15 +91,15 @@ export function qScalar<T extends z.ZodType>(inner: T, openapi: Record<string, u
   return z.preprocess((v) => v, once().pipe(inner as z.ZodType)).openapi(openapi) as unknown as T;
 }
 
-/** Integer query parameter with bounds. */
-export function qInt(min: number, max: number) {
+/** Integer query parameter with bounds; `dflt` is what the handler uses when it is absent (documented only). */
+export function qInt(min: number, max: number, dflt?: number) {
   return qScalar(
     z
       .string()
       .regex(/^-?\d+$/, 'Must be an integer.')
       .transform((s) => Number(s))
       .pipe(z.number().int().min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`)),
-    { type: 'integer', minimum: min, maximum: max },
+    { type: 'integer', minimum: min, maximum: max, ...(dflt === undefined ? {} : { default: dflt }) },
   );
 }
 

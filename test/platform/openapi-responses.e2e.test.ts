@@ -521,6 +521,12 @@ describe('OpenAPI document against the real responses', () => {
         const base = url.replace(new RegExp(`([?&])${param.name}=[^&]*&?`), '$1').replace(/[?&]$/, '');
         const withValue = (v: number) => `${base}${base.includes('?') ? '&' : '?'}${param.name}=${v}`;
         for (const v of [minimum, maximum]) await call('get', docPath, withValue(v), 200);
+        if (param.schema.default !== undefined) {
+          // The documented default is the one applied: the same answer as when it is given (cursors aside).
+          const strip = (b: any) => JSON.stringify({ ...b, nextCursor: undefined });
+          const [absent, given] = [await call('get', docPath, base, 200), await call('get', docPath, withValue(param.schema.default), 200)];
+          assert.equal(strip(absent.body), strip(given.body), `${docPath} ${param.name} default ${param.schema.default}`);
+        }
         for (const v of [minimum - 1, maximum + 1]) {
           const r = await call('get', docPath, withValue(v), 400);
           assert.deepEqual(r.body.details.map((d: any) => [d.location, d.path.join('.')]), [['query', param.name]], `${docPath} ${param.name}=${v}`);
@@ -566,6 +572,15 @@ describe('OpenAPI document against the real responses', () => {
       }
     }
     noProblems();
+  });
+
+  it('documented defaults are the contract\'s: limit 50 for catalog, search, products, working filings and comments; maxBytes 65,536 (DESIGN)', () => {
+    const queryDefault = (p: string, name: string) => doc.paths[p].get.parameters.find((x: any) => x.name === name)?.schema?.default;
+    for (const p of ['/insurance/filings', '/filings', '/insurance/products', '/products', '/insurance/managed-filings', '/managed-filings', '/managed-filings/{filingId}/comments']) {
+      assert.equal(queryDefault(p, 'limit'), 50, p);
+    }
+    assert.equal(queryDefault('/files/{fileId}/text', 'maxBytes'), 65536);
+    for (const name of ['InsuranceSearchRequest', 'SearchRequest']) assert.equal(doc.components.schemas[name].properties.limit.default, 50, name);
   });
 
   it('every documented operation was answered with a success and checked', () => {
