@@ -43,6 +43,7 @@ describe('OpenAPI document against the real responses', () => {
     legacyFiling: crypto.randomUUID(),
   };
   const unknownUuid = '00000000-0000-4000-8000-00000000abcd';
+  // Filled by the per-area tests; the generic tests at the end (bounds, bad input, coverage) run over them.
   /** `METHOD path` of every operation answered with a success status. */
   const succeeded = new Set<string>();
   /** A URL of each GET operation that answered 200, with its query string. */
