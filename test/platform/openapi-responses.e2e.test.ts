@@ -482,6 +482,28 @@ describe('OpenAPI document against the real responses', () => {
     assert.deepEqual(untyped, []);
   });
 
+  it('documented repeat bounds are the enforced ones: one value more than maxItems is 400 invalid_request (set filters 100, sort keys 3)', async () => {
+    let checked = 0;
+    for (const [docPath, url] of okGets) {
+      for (const param of doc.paths[docPath].get.parameters ?? []) {
+        const list = param.schema?.anyOf?.find((b: any) => b.type === 'array');
+        if (param.in !== 'query' || !list?.maxItems) continue;
+        // A value the item schema accepts: an enum's first, else a two-letter code (state patterns) or a short word.
+        const item = list.items;
+        const value = item.enum?.[0] ?? (item.pattern?.includes('{2}') ? 'FL' : item.pattern?.includes('\\d') ? '04.0' : 'abc');
+        const base = url.replace(new RegExp(`([?&])${param.name}=[^&]*&?`, 'g'), '$1').replace(/[?&]$/, '');
+        const repeated = Array.from({ length: list.maxItems + 1 }, () => `${param.name}=${encodeURIComponent(value)}`).join('&');
+        const r = await call('get', docPath, `${base}${base.includes('?') ? '&' : '?'}${repeated}`, 400);
+        assert.ok(r.body.details.some((d: any) => d.location === 'query' && d.path[0] === param.name), `${docPath} ${param.name}: ${r.text}`);
+        checked++;
+      }
+    }
+    assert.ok(checked >= 20, `checked ${checked} repeatable parameters`);
+    assert.equal(doc.paths['/insurance/filings'].get.parameters.find((x: any) => x.name === 'sort').schema.anyOf[1].maxItems, 3);
+    assert.equal(doc.paths['/insurance/filings'].get.parameters.find((x: any) => x.name === 'state').schema.anyOf[1].maxItems, 100);
+    noProblems();
+  });
+
   it('response schemas leave no field optional but those the contract omits (DESIGN: nullable fields are present as null)', () => {
     // The spec's own omissions: details and dataset of an error, description outside a lookup, passages when not asked for.
     const mayBeOmitted = new Set(['Error.details', 'Error.dataset', 'CatalogFiling.description', 'SearchMatch.passages']);
