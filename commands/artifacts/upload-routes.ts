@@ -1,6 +1,7 @@
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
 import { ScopeString, Uuid } from '../../queries/managed-filings/schemas';
+import { Artifact } from '../../queries/artifacts/artifact-record';
 import { MAX_UPLOAD_BYTES, type UploadCommands } from './upload-commands';
 
 const BeginBody = z
@@ -22,7 +23,7 @@ const CompletionResult = z
     uri: z.string(),
     success: z.boolean(),
     // Nullable fields are present as null (DESIGN.md): `artifact` on a failure, `error` on a success.
-    artifact: z.record(z.string(), z.unknown()).nullable(),
+    artifact: Artifact.nullable(),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
   })
   .openapi('UploadCompletionResultItem');

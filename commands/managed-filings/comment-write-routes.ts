@@ -38,7 +38,7 @@ export class CommentWriteRoutes implements RouteModule {
         tags,
         params: CommentParams,
         body: EditBody,
-        responses: { 200: { description: 'The comment', schema: Comment } },
+        responses: { 200: { description: 'The comment', schema: Comment }, 409: { description: 'comment_deleted: a deleted comment (a tombstone) cannot be edited' } },
         handler: async ({ principal, params, body, requestId }) => ({ body: await this.commands.editComment(principal, params.filingId, params.commentId, body.body, requestId) }),
       }),
       defineRoute({

@@ -3,7 +3,7 @@ import { notFound } from '../../src/domain/errors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
 import { UUID, type FilingAccessService } from '../managed-filings/filing-access';
-import { artifactRecord, viewFromRow } from './artifact-record';
+import { Artifact, artifactRecord, viewFromRow } from './artifact-record';
 
 /** GET /artifacts/{artifactId} (extension): the working file's record, e.g. to see isIndexed turn true. */
 export class ArtifactDetailRoute implements RouteModule {
@@ -19,7 +19,7 @@ export class ArtifactDetailRoute implements RouteModule {
         description: 'Visible to any role in the artifact\'s scope; 404 otherwise.',
         tags: ['files'],
         params: z.strictObject({ artifactId: z.string() }),
-        responses: { 200: { description: 'The artifact record (as in the upload completion result)', schema: z.record(z.string(), z.unknown()) } },
+        responses: { 200: { description: 'The artifact record (as in the upload completion result)', schema: Artifact } },
         handler: async ({ principal, params }) => {
           // A UUID's shape, not just its characters: the id column is a uuid, and Postgres refuses to compare other text with it.
           if (!UUID.test(params.artifactId)) throw notFound();

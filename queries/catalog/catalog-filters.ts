@@ -21,7 +21,7 @@ import { ident } from '../../infra/postgres/sql-ident';
 const text = z.string().min(1, 'Must not be empty.').max(500, 'At most 500 characters.');
 // The arithmetic check (pinned to the Date-based isIsoDate by its test): through a Date it was ~3 us a
 // call, four calls per date-range page.
-const date = qScalar(z.string().refine(isIsoDate, 'Must be a date YYYY-MM-DD.'));
+const date = qScalar(z.string().refine(isIsoDate, 'Must be a date YYYY-MM-DD.'), { type: 'string', format: 'date' });
 const code = z.string().min(1).max(20).regex(/^\d+(\.\d+)*$/, 'A normalized code: digits separated by dots, such as 04.0.');
 
 export const SORT_COLUMNS = {
@@ -36,7 +36,7 @@ const SORTS = Object.keys(SORT_COLUMNS).flatMap((k) => [k, `-${k}`]) as [string,
 
 /** GET /insurance/filings query: every parameter of the spec; repeatable ones combine with OR. */
 export const CatalogListQuery = z.strictObject({
-  limit: qInt(1, 200).optional().describe('1 to 200, default 50'),
+  limit: qInt(1, 200, 50).optional().describe('1 to 200, default 50'),
   cursor: cursorParam().optional(),
   carrier: qList(text).optional().describe('Directory carrier ID; matched through the carrier\'s current NAIC code; 404 when it matches no catalog identifier.'),
   group: qList(text).optional().describe('Directory group ID; matched through the group\'s NAIC group code and its carriers\' current NAIC codes.'),

@@ -11,7 +11,7 @@ import { identifierParam } from './list-carriers';
 const Query = z.strictObject({
   name: qScalar(nameParam).optional().describe('Case-insensitive substring of the name.'),
   identifier: qList(identifierParam).optional().describe('<scheme>:<value> exactly as registered, padding kept (naic_group:0123).'),
-  limit: qInt(1, 200).optional(),
+  limit: qInt(1, 200, 50).optional(),
   cursor: cursorParam().optional(),
 });
 

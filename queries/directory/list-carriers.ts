@@ -20,7 +20,7 @@ const Query = z.strictObject({
   group: qList(nameParam).optional().describe('Carrier group ID.'),
   state: qList(z.string().regex(/^[A-Za-z]{2}$/, 'Two letters.').transform((s) => s.toUpperCase())).optional().describe('Catalog filing activity in this state in the last 12 months.'),
   toi: qList(z.string().min(1).max(20).regex(/^\d+(\.\d+)*$/)).optional().describe('Catalog filing activity with this TOI code in the last 12 months.'),
-  limit: qInt(1, 200).optional(),
+  limit: qInt(1, 200, 50).optional(),
   cursor: cursorParam().optional(),
 });
 

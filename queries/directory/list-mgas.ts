@@ -8,7 +8,7 @@ import { Mga, nameParam } from './directory-schemas';
 
 const Query = z.strictObject({
   name: qScalar(nameParam).optional().describe('Case-insensitive substring of the name or any alias.'),
-  limit: qInt(1, 200).optional(),
+  limit: qInt(1, 200, 50).optional(),
   cursor: cursorParam().optional(),
 });
 

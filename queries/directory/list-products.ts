@@ -23,7 +23,7 @@ const Query = z.strictObject({
   toi: qList(value).optional().describe('Exact TOI code, leading zeros kept.'),
   subToi: qList(value).optional().describe('Exact sub-TOI code; usable without toi.'),
   admitted: qBool().optional().describe('true or false; omit for both.'),
-  limit: qInt(1, 200).optional(),
+  limit: qInt(1, 200, 50).optional(),
   cursor: cursorParam().optional(),
 });
 

@@ -23,7 +23,7 @@ export const FileEntry = z
   .openapi('FileInventoryEntry');
 
 const Params = z.strictObject({ filingId: z.string().min(1).max(128) });
-const Query = z.strictObject({ limit: qInt(1, 200).optional(), cursor: cursorParam().optional() });
+const Query = z.strictObject({ limit: qInt(1, 200, 50).optional(), cursor: cursorParam().optional() });
 
 export function toEntry(f: StoredFile): z.infer<typeof FileEntry> {
   return {

@@ -25,7 +25,7 @@ export const TextChunk = z
   .openapi('ExtractedTextChunk');
 
 const Params = z.strictObject({ fileId: z.string().min(1).max(128) });
-const Query = z.strictObject({ maxBytes: qInt(MAX_BYTES_MIN, MAX_BYTES_MAX).optional(), cursor: cursorParam().optional() });
+const Query = z.strictObject({ maxBytes: qInt(MAX_BYTES_MIN, MAX_BYTES_MAX, MAX_BYTES_DEFAULT).optional(), cursor: cursorParam().optional() });
 
 interface TextCursorState {
   /** Next byte offset (always a character boundary). */

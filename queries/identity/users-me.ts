@@ -14,7 +14,7 @@ export class UsersMeRoutes implements RouteModule {
         paths: ['/users/me'],
         summary: 'The authenticated user and tenant',
         tags: ['identity'],
-        responses: { 200: { description: 'The current user', schema: CurrentUser } },
+        responses: { 200: { description: 'The current user', schema: CurrentUser, headers: { 'Cache-Control': { description: '`no-store`: the answer must not be cached.' } } } },
         handler: async ({ principal }) => ({
           headers: { 'Cache-Control': 'no-store' },
           body: { id: principal.userId, tenantId: principal.tenantId, name: principal.name, email: principal.email },

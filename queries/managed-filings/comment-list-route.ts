@@ -7,7 +7,7 @@ import type { FilingAccessService } from './filing-access';
 import { commentFromRow } from './records';
 import { Comment, FilingIdParams } from './schemas';
 
-const Query = z.strictObject({ limit: qInt(1, 100).optional(), cursor: cursorParam().optional(), status: qScalar(z.enum(['open', 'resolved'])).optional() });
+const Query = z.strictObject({ limit: qInt(1, 100, 50).optional(), cursor: cursorParam().optional(), status: qScalar(z.enum(['open', 'resolved'])).optional() });
 const CommentList = z.object({ comments: z.array(Comment), nextCursor: z.string().nullable() }).openapi('FilingCommentList');
 
 /** GET /managed-filings/{filingId}/comments: the live timeline, creation time asc then id; status filters on the thread's current state. */

@@ -6,10 +6,20 @@ import { z } from '../../src/http/zod';
 import type { FilingAccessService } from './filing-access';
 import { FilingIdParams } from './schemas';
 
-const Query = z.strictObject({ limit: qInt(1, 500).optional(), cursor: cursorParam().optional() });
+const Query = z.strictObject({ limit: qInt(1, 500, 100).optional(), cursor: cursorParam().optional() });
 const EventList = z
   .object({
-    events: z.array(z.object({ type: z.string(), version: z.number().int(), position: z.number().int(), data: z.unknown(), metadata: z.unknown(), recordedAt: z.string() })),
+    // data and metadata are always there (objects); z.unknown() documented them as optional.
+    events: z.array(
+      z.object({
+        type: z.string(),
+        version: z.number().int(),
+        position: z.number().int(),
+        data: z.record(z.string(), z.unknown()),
+        metadata: z.record(z.string(), z.unknown()),
+        recordedAt: z.string().openapi({ format: 'date-time' }),
+      }),
+    ),
     nextCursor: z.string().nullable(),
   })
   .openapi('ManagedFilingEvents');

@@ -11,7 +11,7 @@ import { ManagedFilingBase } from './schemas';
 /** Keyset position: own-scope phase (scope, createdAt, id) or shared phase (createdAt, id; none = from the start). */
 type Position = { p: 'o'; s: string; c: string; i: string } | { p: 's'; c?: string; i?: string };
 
-const Query = z.strictObject({ limit: qInt(1, 100).optional(), cursor: cursorParam().optional() });
+const Query = z.strictObject({ limit: qInt(1, 100, 50).optional(), cursor: cursorParam().optional() });
 
 const FilingList = z.object({ filings: z.array(ManagedFilingBase), nextCursor: z.string().nullable() }).openapi('ManagedFilingList');
 

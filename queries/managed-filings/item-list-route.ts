@@ -7,7 +7,7 @@ import type { FilingAccessService } from './filing-access';
 import { itemFromRow } from './records';
 import { FilingIdParams, Item } from './schemas';
 
-const Query = z.strictObject({ limit: qInt(1, 100).optional(), cursor: cursorParam().optional() });
+const Query = z.strictObject({ limit: qInt(1, 100, 50).optional(), cursor: cursorParam().optional() });
 const ItemList = z.object({ items: z.array(Item), nextCursor: z.string().nullable() }).openapi('ManagedFilingItemList');
 
 /** GET /managed-filings/{filingId}/items: createdAt desc, id asc; cursor bound to caller, filing and limit. */

@@ -79,37 +79,44 @@ export const PatchFilingBody = z.strictObject(filingFieldShape).partial().openap
 
 export const Permissions = z.object({ read: z.boolean(), edit: z.boolean(), manageAccess: z.boolean() }).openapi('ManagedFilingPermissions');
 
+// Response schemas only describe (they validate nothing at run time): the formats and values the
+// contract promises, so the document tells clients, and the OpenAPI response test checks, the same.
+const UuidOut = z.string().openapi({ format: 'uuid' });
+const DateOut = z.string().openapi({ format: 'date' });
+const TimestampOut = z.string().openapi({ format: 'date-time' });
+
 const baseShape = {
-  id: z.string(),
-  scope: z.string(),
+  id: UuidOut,
+  // The contract's resource format: `mc:` then a lowercase 36-character UUID.
+  scope: z.string().openapi({ pattern: '^mc:[0-9a-f-]{36}$' }),
   displayName: z.string(),
   filingMode: z.enum(['managed', 'reference']).nullable(),
-  companyId: z.string(),
-  jurisdictionId: z.string(),
-  primaryProductId: z.string(),
-  filingType: z.string(),
+  companyId: UuidOut,
+  jurisdictionId: UuidOut,
+  primaryProductId: UuidOut,
+  filingType: FilingTypeSchema,
   description: z.string().nullable(),
   serffTrackingNumber: z.string().nullable(),
   stateTrackingNumber: z.string().nullable(),
   companyTrackingNumber: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: TimestampOut,
+  updatedAt: TimestampOut,
 };
 
 export const ManagedFilingBase = z.object(baseShape).openapi('ManagedFilingBase');
 export const ManagedFilingFull = z
   .object({
     ...baseShape,
-    additionalProductIds: z.array(z.string()),
-    predecessorFilingId: z.string().nullable(),
-    projectId: z.string().nullable(),
-    reviewType: z.string().nullable(),
-    toiCode: z.string().nullable(),
-    subToiCode: z.string().nullable(),
-    disposition: z.string().nullable(),
-    dispositionDate: z.string().nullable(),
-    effectiveFromNew: z.string().nullable(),
-    effectiveFromRenewal: z.string().nullable(),
+    additionalProductIds: z.array(UuidOut),
+    predecessorFilingId: UuidOut.nullable(),
+    projectId: UuidOut.nullable(),
+    reviewType: ReviewTypeSchema.nullable(),
+    toiCode: ToiCodeSchema.nullable(),
+    subToiCode: SubToiCodeSchema.nullable(),
+    disposition: DispositionSchema.nullable(),
+    dispositionDate: DateOut.nullable(),
+    effectiveFromNew: DateOut.nullable(),
+    effectiveFromRenewal: DateOut.nullable(),
     permissions: Permissions,
   })
   .openapi('ManagedFiling');
@@ -137,20 +144,20 @@ export const PatchItemBody = z.strictObject(itemInputShape).partial().openapi('P
 });
 
 export const Attachment = z
-  .object({ artifactId: z.string(), artifactVersionId: z.string(), artifactName: z.string(), artifactVersionNumber: z.number().int() })
+  .object({ artifactId: UuidOut, artifactVersionId: z.string(), artifactName: z.string(), artifactVersionNumber: z.number().int().min(1) })
   .openapi('ManagedFilingItemAttachment');
 export const Item = z
   .object({
-    id: z.string(),
-    filingId: z.string(),
-    artifactId: z.string(),
+    id: UuidOut,
+    filingId: UuidOut,
+    artifactId: UuidOut,
     artifactVersionId: z.string(),
-    scheduleType: z.string().nullable(),
-    scheduleSeqNo: z.number().int().nullable(),
+    scheduleType: ScheduleTypeSchema.nullable(),
+    scheduleSeqNo: z.number().int().min(1).max(2147483647).nullable(),
     context: z.string().nullable(),
     attachments: z.array(Attachment),
-    createdAt: z.string(),
-    updatedAt: z.string(),
+    createdAt: TimestampOut,
+    updatedAt: TimestampOut,
   })
   .openapi('ManagedFilingItem');
 
@@ -164,10 +171,10 @@ export const Comment = z
     body: z.string(),
     data: z.record(z.string(), z.unknown()),
     deleted: z.boolean(),
-    editedAt: z.string().nullable(),
-    createdAt: z.string(),
+    editedAt: TimestampOut.nullable(),
+    createdAt: TimestampOut,
     status: z.enum(['open', 'resolved']),
     anchor: z.object({ type: z.literal('whole_resource') }),
-    target: z.object({ type: z.literal('record'), recordType: z.literal('filings'), recordId: z.string(), field: z.string().nullable() }),
+    target: z.object({ type: z.literal('record'), recordType: z.literal('filings'), recordId: UuidOut, field: z.string().nullable() }),
   })
   .openapi('FilingComment');

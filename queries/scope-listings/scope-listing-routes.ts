@@ -62,7 +62,7 @@ export class ScopeListingRoutes implements RouteModule {
   routes(): RouteSpec[] {
     return LISTS.flatMap(({ kind, path, field }) => {
       const filters = { scope: ScopeString, name: z.string().min(1).max(500), code: z.string().min(1).max(20) };
-      const Query = z.strictObject({ scope: qScalar(filters.scope), name: qScalar(filters.name).optional(), code: qScalar(filters.code).optional(), limit: qInt(1, 100).optional(), cursor: cursorParam().optional() });
+      const Query = z.strictObject({ scope: qScalar(filters.scope), name: qScalar(filters.name).optional(), code: qScalar(filters.code).optional(), limit: qInt(1, 100, 50).optional(), cursor: cursorParam().optional() });
       const Body = z.strictObject({ scope: filters.scope, name: filters.name.optional(), code: filters.code.optional(), limit: z.number().int().min(1).max(100).optional(), cursor: z.string().min(1).max(128).optional() });
       const List = z.object({ [field]: z.array(Entry[kind]), nextCursor: z.string().nullable() }).openapi(`Scope${field[0].toUpperCase()}${field.slice(1)}List`);
       const common = { paths: [`/insurance/managed-filings/${path}`], tags: ['working filings'], responses: { 200: { description: `A page of the scope's ${field}`, schema: List } } };

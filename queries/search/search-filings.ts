@@ -3,6 +3,7 @@ import { forbidden, invalidCursor, invalidRequest } from '../../src/domain/error
 import type { CursorService } from '../../src/http/cursors';
 import { defineRoute, type RouteContext, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
+import { CatalogFiling } from '../catalog/catalog-record';
 import { canViewSerff } from '../../src/identity/principal';
 import type { SearchIndex } from '../../src/ports/search-index';
 import { resolveDirectoryFilters } from './search-directory-filters';
@@ -46,7 +47,7 @@ const bodyFields = {
     .optional(),
   includePassages: z.boolean().optional(),
   dataScope: z.enum(['recent', 'historical', 'all']).optional(),
-  limit: z.number().int().min(1).max(200).optional(),
+  limit: z.number().int().min(1).max(200).optional().openapi({ default: 50 }),
   cursor: z.string().min(1).max(128).optional(),
 };
 const intent = z.string().min(10).max(500);
@@ -57,7 +58,8 @@ type Body = SearchBody & { cursor?: string };
 const Passage = z.object({ text: z.string(), pageStart: z.number().int().nullable(), pageEnd: z.number().int().nullable() });
 const Match = z.object({ fileId: z.string().uuid(), versionId: z.string().nullable(), name: z.string(), passages: z.array(Passage).optional() }).openapi('SearchMatch');
 const SearchResponse = z
-  .object({ filings: z.array(z.object({ id: z.string().uuid(), matches: z.array(Match) }).passthrough()), nextCursor: z.string().nullable(), exhaustive: z.boolean() })
+  // A result is the catalog filing record plus its matches (spec: "the same fields plus matches").
+  .object({ filings: z.array(CatalogFiling.extend({ matches: z.array(Match) })), nextCursor: z.string().nullable(), exhaustive: z.boolean() })
   .openapi('SearchResponse');
 
 const DESCRIPTION = `Document search over catalog filings (docs/search.md has every rule). Body limit 64 KiB (413 request_too_large).

@@ -33,6 +33,24 @@ const STANDARD_ERRORS: Record<number, string> = {
   503: 'A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`).',
 };
 
+/**
+ * The app reads a body sent to any operation (a GET's too: its fields are checked like any body's):
+ * over the limit a 413, a non-JSON one a 415.
+ */
+const BODY_ERRORS: Record<number, string> = {
+  413: 'The request body is larger than this operation accepts (`request_too_large`).',
+  415: 'The request body is not JSON (`unsupported_media_type`).',
+};
+
+type HeaderDescriptions = Record<string, { description: string }>;
+
+/** Every answer carries X-Request-Id (DESIGN: errors repeat it as requestId); a 503 also Retry-After. */
+function responseHeaders(status: string, own: HeaderDescriptions = {}): Record<string, unknown> {
+  const all: HeaderDescriptions = { 'X-Request-Id': { description: 'Server correlation ID of this attempt (the error body repeats it as requestId).' }, ...own };
+  if (status === '503') all['Retry-After'] = { description: 'Seconds to wait before retrying the same request.' };
+  return Object.fromEntries(Object.entries(all).map(([h, d]) => [h, { description: d.description, required: true, schema: { type: 'string' } }]));
+}
+
 /** The OpenAPI 3.1 document, generated from the same route definitions that validate requests. */
 export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
   const registry = new OpenAPIRegistry();
@@ -43,17 +61,23 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
       for (const [status, spec] of Object.entries(r.responses)) {
         responses[status] = {
           description: spec.description,
-          ...(spec.headers ? { headers: Object.fromEntries(Object.entries(spec.headers).map(([h, d]) => [h, { description: d.description, schema: { type: 'string' } }])) } : {}),
-          ...(spec.schema ? { content: { 'application/json': { schema: spec.schema } } } : {}),
+          headers: responseHeaders(status, spec.headers),
+          // Every error answer has the one error shape, also where a route only names the status.
+          ...(spec.schema || Number(status) >= 400 ? { content: { 'application/json': { schema: spec.schema ?? ErrorSchema } } } : {}),
         };
       }
-      for (const [status, description] of Object.entries(STANDARD_ERRORS)) {
-        if (!responses[status]) responses[status] = { description, content: { 'application/json': { schema: ErrorSchema } } };
+      // A raw-bytes route (signed upload) takes any content type, but not more bytes than declared.
+      const bodyErrors = r.rawBody ? { 413: BODY_ERRORS[413] } : BODY_ERRORS;
+      for (const [status, description] of Object.entries({ ...STANDARD_ERRORS, ...bodyErrors })) {
+        // A signed address works without the API key: it is refused with 403, never 401.
+        if (status === '401' && r.auth === 'none') continue;
+        if (!responses[status]) responses[status] = { description, headers: responseHeaders(status), content: { 'application/json': { schema: ErrorSchema } } };
       }
       const request: Record<string, unknown> = {};
       if (r.query) request.query = r.query;
       if (r.params) request.params = r.params;
-      if (r.body) request.body = { content: { 'application/json': { schema: r.body } }, required: true };
+      // The app reads an absent body as {}: the body is required only where {} is refused.
+      if (r.body) request.body = { content: { 'application/json': { schema: r.body } }, required: !r.body.safeParse({}).success };
       registry.registerPath({
         method: r.method,
         path,

@@ -77,24 +77,34 @@ const once = (name = 'parameter') =>
     if (Array.isArray(v)) ctx.addIssue({ code: 'custom', message: `The ${name} may be given only once.` });
   });
 
-/** A scalar query parameter: repeating it is an error, never "take the first". */
-export function qScalar<T extends z.ZodType>(inner: T) {
-  return z.preprocess((v) => v, once().pipe(inner as z.ZodType)) as unknown as T;
+/**
+ * The OpenAPI schema of a query parameter's value. The generator cannot look inside a preprocess, so
+ * without this the document showed `{}` (no type, no bounds) for every scalar parameter.
+ */
+function paramSchema(inner: z.ZodType): Record<string, unknown> {
+  const { $schema: _, ...schema } = z.toJSONSchema(inner, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return schema;
 }
 
-/** Integer query parameter with bounds. */
-export function qInt(min: number, max: number) {
+/** A scalar query parameter: repeating it is an error, never "take the first". */
+export function qScalar<T extends z.ZodType>(inner: T, openapi: Record<string, unknown> = paramSchema(inner)) {
+  return z.preprocess((v) => v, once().pipe(inner as z.ZodType)).openapi(openapi) as unknown as T;
+}
+
+/** Integer query parameter with bounds; `dflt` is what the handler uses when it is absent (documented only). */
+export function qInt(min: number, max: number, dflt?: number) {
   return qScalar(
     z
       .string()
       .regex(/^-?\d+$/, 'Must be an integer.')
       .transform((s) => Number(s))
       .pipe(z.number().int().min(min, `Must be at least ${min}.`).max(max, `Must be at most ${max}.`)),
+    { type: 'integer', minimum: min, maximum: max, ...(dflt === undefined ? {} : { default: dflt }) },
   );
 }
 
 export function qBool() {
-  return qScalar(z.enum(['true', 'false']).transform((s) => s === 'true'));
+  return qScalar(z.enum(['true', 'false']).transform((s) => s === 'true'), { type: 'boolean' });
 }
 
 /** A repeatable query parameter: one or more values, combined with OR by the caller. */
@@ -102,7 +112,9 @@ export function qList<T extends z.ZodType>(item: T, max = 100) {
   return z
     .union([item, z.array(item)])
     .transform((v) => (Array.isArray(v) ? v : [v]) as z.infer<T>[])
-    .pipe(z.array(z.any()).max(max, `At most ${max} values.`)) as unknown as z.ZodType<z.infer<T>[]>;
+    .pipe(z.array(z.any()).max(max, `At most ${max} values.`))
+    // The bound is checked after the transform, where the generator does not look: stated here.
+    .openapi({ anyOf: [paramSchema(item), { type: 'array', items: paramSchema(item), maxItems: max }] }) as unknown as z.ZodType<z.infer<T>[]>;
 }
 
 export const cursorParam = () => qScalar(z.string().min(1).max(128));
