@@ -77,6 +77,31 @@ describe('the ifrs command on the embedded default', function () {
     }
   });
 
+  it('rule (OPERATIONS.md): a failing command exits non-zero with a one-line reason on stderr: a data directory that cannot be created fails fast', async () => {
+    const aFile = path.join(dataDir, 'a-file');
+    fs.writeFileSync(aFile, '');
+    for (const dir of ['/proc/nope-ifrs', aFile]) {
+      for (const args of [['projections', 'status'], ['serve', '--port', '0']]) {
+        const started = Date.now();
+        const r = await runCli([...args, '--data-dir', dir], env, 30_000);
+        const what = `${args[0]} --data-dir ${dir}`;
+        assert.ok(Date.now() - started < 25_000, `${what}: fails fast`);
+        assert.notEqual(r.code, 0, what);
+        assert.equal(r.stdout, '', what);
+        assert.equal(r.stderr.trim().split('\n').length, 1, `${what}: a one-line reason, got:\n${r.stderr}`);
+        assert.match(r.stderr, new RegExp(`^ifrs: data directory ${dir.replace(/[/.]/g, '\\$&')}: `), what);
+      }
+    }
+  });
+
+  it('rule (OPERATIONS.md): stdout carries only the result and a failure is one line on stderr: an unreachable DATABASE_URL', async () => {
+    const r = await runCli(['projections', 'status', ...dd], { ...env, DATABASE_URL: 'postgres://nobody:x@127.0.0.1:1/none' }, 60_000);
+    assert.notEqual(r.code, 0);
+    assert.equal(r.stdout, '', 'no driver warnings on stdout');
+    assert.equal(r.stderr.trim().split('\n').length, 1, `a one-line reason, got:\n${r.stderr}`);
+    assert.match(r.stderr, /^ifrs: .*ECONNREFUSED/);
+  });
+
   it('rule: an unreachable database gives 503 temporarily_unavailable with Retry-After, never a 500', async () => {
     const tenant = await runCli(['admin', 'tenant', 'create', '--name', 'B', ...dd], env);
     const user = await runCli(['admin', 'user', 'create', '--tenant', tenant.json.tenantId, '--name', 'Bo', ...dd], env);
