@@ -136,6 +136,26 @@ describe('the ifrs command on the embedded default', function () {
     assert.match(r.stderr, /^ifrs: .*ECONNREFUSED/);
   });
 
+  it('rule: a database that stopped cleanly (its Unix socket removed) also gives 503 temporarily_unavailable, never a 500', async () => {
+    const tenant = await runCli(['admin', 'tenant', 'create', '--name', 'C', ...dd], env);
+    const user = await runCli(['admin', 'user', 'create', '--tenant', tenant.json.tenantId, '--name', 'Cy', ...dd], env);
+    const key = await runCli(['admin', 'key', 'create', '--user', user.json.userId, ...dd], env);
+    const serve = await startServe(['--port', '0', ...dd], env);
+    try {
+      const pid = postmasterPid(dataDir)!;
+      process.kill(pid, 'SIGINT'); // fast shutdown: the socket file goes with it (connect: ENOENT)
+      while (alive(pid)) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 2100)); // past the key cache
+      const r = await fetch(`${serve.url}/users/me`, { headers: { Authorization: `Bearer ${key.json.apiKey}` } });
+      assert.equal(r.status, 503);
+      assert.ok(r.headers.get('retry-after'));
+      assert.equal(((await r.json()) as { code: string }).code, 'temporarily_unavailable');
+    } finally {
+      serve.child.kill('SIGKILL');
+      await serve.exited;
+    }
+  });
+
   it('rule: an unreachable database gives 503 temporarily_unavailable with Retry-After, never a 500', async () => {
     const tenant = await runCli(['admin', 'tenant', 'create', '--name', 'B', ...dd], env);
     const user = await runCli(['admin', 'user', 'create', '--tenant', tenant.json.tenantId, '--name', 'Bo', ...dd], env);
