@@ -24,11 +24,13 @@ export interface Config {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  // An empty variable counts as unset, as for the others below: `PORT=` was port 0 (a random one),
+  // `HOST=` every interface and `IFRS_DATA_DIR=` the working directory itself.
   const cfg: Config = {
-    dataDir: path.resolve(env.IFRS_DATA_DIR ?? './.data'),
+    dataDir: path.resolve(env.IFRS_DATA_DIR || './.data'),
     databaseUrl: env.DATABASE_URL || null,
-    port: Number(env.PORT ?? 8080),
-    host: env.HOST ?? '127.0.0.1',
+    port: Number(env.PORT || 8080),
+    host: env.HOST || '127.0.0.1',
     logLevel: env.LOG_LEVEL ?? 'info',
     secret: env.IFRS_SECRET || null,
     publicBaseUrl: env.PUBLIC_BASE_URL || null,

@@ -12,6 +12,7 @@ import type { Authenticator } from '../queries/identity/authenticator';
 import { DECISIONS } from './decisions';
 import type { Bus, BusRelay, BusWorker } from './ports/bus';
 import { processAlive as alive } from './util/process';
+import { ensureDir } from './util/ensure-dir';
 
 /**
  * What a process runs: `api` HTTP only; `projector` the projection engine and the bus relay (Kafka
@@ -78,7 +79,7 @@ export function buildApp(rt: Runtime) {
 
 /** One server per embedded data directory: a second one refuses instead of sharing the files. */
 export function acquireServeLock(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensureDir(dataDir);
   const file = path.join(dataDir, 'serve.lock');
   for (let i = 0; i < 2; i++) {
     try {

@@ -39,6 +39,15 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       },
     },
     acquireConnectionTimeout: 10_000,
+    // knex writes its own warnings with console.log, i.e. on stdout, which the CLI keeps for its one JSON
+    // result (OPERATIONS.md); a failed connection also comes back as the error the caller reports, so its
+    // multi-line stack is only worth a debug line.
+    log: {
+      warn: (m: unknown) => (String(m).startsWith('Acquire connection error') ? opts.log.debug({ knex: String(m) }, 'knex') : opts.log.warn({ knex: m }, 'knex')),
+      error: (m: unknown) => opts.log.error({ knex: m }, 'knex'),
+      deprecate: (m: unknown) => opts.log.warn({ knex: m }, 'knex deprecation'),
+      debug: (m: unknown) => opts.log.debug({ knex: m }, 'knex'),
+    },
   });
   if (opts.migrate !== false) {
     // Several processes may start at once: an advisory lock serialises the migration run.

