@@ -77,10 +77,26 @@ export function buildApp(rt: Runtime) {
 }
 
 
-/** One server per embedded data directory: a second one refuses instead of sharing the files. */
-export function acquireServeLock(dataDir: string): () => void {
+/**
+ * One process per role on an embedded data directory: the roles may run as separate processes on it (they
+ * share its Postgres, which the last of them stops), but a second process of a role one already runs refuses
+ * (a second `all` or `api` would be a second server on the same files). `all` holds every role.
+ */
+export function acquireServeLock(dataDir: string, role: Role = 'all'): () => void {
+  const roles = role === 'all' ? ROLES.filter((r) => r !== 'all') : [role];
+  const releases: (() => void)[] = [];
+  try {
+    for (const r of roles) releases.push(acquireRoleLock(dataDir, r));
+  } catch (e) {
+    releases.forEach((release) => release());
+    throw e;
+  }
+  return () => releases.forEach((release) => release());
+}
+
+function acquireRoleLock(dataDir: string, role: Role): () => void {
   ensureDir(dataDir);
-  const file = path.join(dataDir, 'serve.lock');
+  const file = path.join(dataDir, `serve-${role}.lock`);
   for (let i = 0; i < 2; i++) {
     try {
       fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
@@ -94,7 +110,7 @@ export function acquireServeLock(dataDir: string): () => void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const pid = Number(fs.readFileSync(file, 'utf8'));
-      if (pid && alive(pid)) throw new Error(`another ifrs serve (pid ${pid}) is already running on the data directory ${dataDir}; stop it first or use another --data-dir`);
+      if (pid && alive(pid)) throw new Error(`another ifrs serve (pid ${pid}) is already running on the data directory ${dataDir} with the ${role} role; stop it first or use another --data-dir`);
       fs.rmSync(file, { force: true });
     }
   }

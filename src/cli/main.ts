@@ -79,7 +79,7 @@ export function buildCli(): Command {
       const log = createLogger(config.logLevel);
       let release: (() => void) | null = null;
       try {
-        if (!config.databaseUrl) release = acquireServeLock(config.dataDir);
+        if (!config.databaseUrl) release = acquireServeLock(config.dataDir, opts.role);
       } catch (e) {
         fail((e as Error).message);
       }

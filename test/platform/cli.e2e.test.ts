@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,6 +92,41 @@ describe('the ifrs command on the embedded default', function () {
       if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('rule (OPERATIONS.md serve --role): the roles run as separate processes on one embedded data directory; a second process of a role it already runs refuses', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-cli-roles-'));
+    const d = ['--data-dir', dir];
+    const api = await startServe(['--port', '0', '--role', 'api', ...d], env);
+    const projector = spawn(process.execPath, [path.join(__dirname, '../../bin/ifrs.js'), 'serve', '--role', 'projector', ...d], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const projectorExited = new Promise<number | null>((r) => projector.on('exit', (code) => r(code)));
+    try {
+      let err = '';
+      projector.stderr.on('data', (b) => (err += b));
+      const deadline = Date.now() + 60_000;
+      while (!/running as projector/.test(err)) {
+        assert.ok(Date.now() < deadline && projector.exitCode === null, `the projector role starts beside the api role: ${err}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      for (const role of ['api', 'all']) {
+        const again = await runCli(['serve', '--port', '0', '--role', role, ...d], env, 60_000);
+        assert.notEqual(again.code, 0, role);
+        assert.match(again.stderr, /already running on the data directory/);
+      }
+      const tenant = await runCli(['admin', 'tenant', 'create', '--name', 'Roles', ...d], env);
+      const user = await runCli(['admin', 'user', 'create', '--tenant', tenant.json.tenantId, '--name', 'Rui', ...d], env);
+      const key = await runCli(['admin', 'key', 'create', '--user', user.json.userId, ...d], env);
+      const me = await fetch(`${api.url}/users/me`, { headers: { Authorization: `Bearer ${key.json.apiKey}` } });
+      assert.equal(me.status, 200);
+    } finally {
+      projector.kill('SIGTERM');
+      api.child.kill('SIGTERM');
+    }
+    assert.equal(await projectorExited, 0);
+    assert.equal(await api.exited, 0);
+    const pid = postmasterPid(dir);
+    assert.ok(pid === null || !alive(pid), 'the last of them stops the embedded Postgres');
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('rule: a usage error (missing or unknown option, bad choice, unknown command) exits non-zero with a one-line reason on stderr and nothing on stdout', async () => {
