@@ -59,6 +59,9 @@ export function buildCli(): Command {
     // the usage it prints after it (several lines) are silenced; exitOverride writes the one line.
     // Help asked for (--help, `help`) still goes to stdout.
     .configureOutput({ writeErr: () => undefined })
+    // A stray argument is a usage error, not ignored: `projections rebuild catalog` rebuilt every read model
+    // (a projection is named with --only). Set before the subcommands are added, which inherit it.
+    .allowExcessArguments(false)
     .exitOverride((err) => {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) process.exit(0);
       if (err.code === 'commander.help') fail('a command is required (see --help)');

@@ -129,9 +129,13 @@ describe('the ifrs command on the embedded default', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('rule: a usage error (missing or unknown option, bad choice, unknown command) exits non-zero with a one-line reason on stderr and nothing on stdout', async () => {
+  it('rule: a usage error (missing or unknown option, bad choice, unknown command, an argument the command does not take) exits non-zero with a one-line reason on stderr and nothing on stdout', async () => {
     for (const args of [
       ['admin', 'tenant', 'create'],
+      // A bare projection name is not how rebuild names one (--only NAME): it used to be ignored and every
+      // read model rebuilt.
+      ['projections', 'rebuild', 'catalog'],
+      ['projections', 'status', 'extra'],
       ['admin', 'tenant', 'create', '--name', 'X', '--bogus'],
       ['admin', 'grant', '--scope', 'mc:x', '--user', 'u', '--role', 'boss'],
       ['admin', 'nosuch'],
