@@ -22,6 +22,8 @@ const date = z
   .nullable()
   .default(null);
 const text = z.string().max(20000);
+// Spec, Resources: a field not marked required may be null when the source does not give it.
+const optionalText = text.nullable().default(null);
 
 const importFile = z.strictObject({
   fileId: uuid,
@@ -58,16 +60,16 @@ export const catalogFilingRecord = z
       .default(null),
     carrierIds: z.array(z.string().regex(/^carrier_(?!group_)[A-Za-z0-9_-]+$/, 'carrier ids look like carrier_<code>')).nullable().default(null),
     groupId: z.string().regex(/^carrier_group_[A-Za-z0-9_-]+$/, 'group ids look like carrier_group_<code>').nullable().default(null),
-    productName: text,
-    typeOfInsurance: text,
-    subTypeOfInsurance: text,
+    productName: optionalText,
+    typeOfInsurance: optionalText,
+    subTypeOfInsurance: optionalText,
     toiCode: z.string().regex(TOI_CODE, 'a TOI code looks like 04.0').nullable().default(null),
     subToiCode: z.string().regex(SUB_TOI_CODE, 'a sub-TOI code looks like 04.0003').nullable().default(null),
-    filingType: text,
-    sourceStatus: text,
+    filingType: optionalText,
+    sourceStatus: optionalText,
     submissionDate: date,
     dispositionDate: date,
-    businessType: text,
+    businessType: optionalText,
     normalizedOutcome: z.enum(NORMALIZED_OUTCOMES),
     filingTypeNormalized: z.enum(FILING_TYPES_NORMALIZED),
     stateStatusChangedDate: date,

@@ -291,7 +291,8 @@ export class PostgresSearchIndex implements SearchIndex {
       const meta = [f.companyName, f.productName, f.typeOfInsurance, f.subTypeOfInsurance, f.filingType, f.description ?? ''].join(' \n ');
       return {
         filing_id: f.id, stream_version: x.version, source: f.source, source_reference: f.sourceReference, state: f.state,
-        company_name: f.companyName, product_name: f.productName, naic_company_codes: f.naicCompanyCodes, carrier_ids: f.carrierIds,
+        // A missing product name (null in the record) is '' in its filter column, which no productName filter (1+ characters) matches.
+        company_name: f.companyName, product_name: f.productName ?? '', naic_company_codes: f.naicCompanyCodes, carrier_ids: f.carrierIds,
         group_id: f.groupId, toi_code: f.toiCode, sub_toi_code: f.subToiCode, normalized_outcome: f.normalizedOutcome,
         filing_type_normalized: f.filingTypeNormalized, submission_date: f.submissionDate, disposition_date: f.dispositionDate,
         state_status_changed_date: f.stateStatusChangedDate, meta_text: meta.replaceAll('\u0000', ' '), record: recordOf(f),

@@ -23,11 +23,18 @@ const LIST_COLUMN_TYPES: Record<(typeof LIST_FIELDS)[number][1], string> = {
 
 const EXTRA_COLUMNS = ['version', 'source_reference_key', 'description', 'files', 'list_record'] as const;
 
+/**
+ * Text the source may not give (null in the record, spec: a field not marked required may be null), kept as ''
+ * in its filter column: no filter value is empty (1 character at least), so '' matches none, as null would,
+ * and the columns stay NOT NULL (the read model needs no rebuild). The list record keeps the null.
+ */
+const MISSING_AS_EMPTY = new Set(['product_name', 'type_of_insurance', 'sub_type_of_insurance', 'filing_type', 'source_status', 'business_type']);
+
 function upsertSql(table: string): string {
   const listColumns = LIST_FIELDS.map(([, column]) => column);
   const columns = [...listColumns, ...EXTRA_COLUMNS];
   const recordDefs = LIST_FIELDS.map(([field, column]) => `${ident(field)} ${LIST_COLUMN_TYPES[column]}`).join(', ');
-  const select = [...LIST_FIELDS.map(([field]) => `c.${ident(field)}`), 'r.version', 'r.source_reference_key', 'r.description', 'r.files', 'r.list_record::text'];
+  const select = [...LIST_FIELDS.map(([field, column]) => (MISSING_AS_EMPTY.has(column) ? `coalesce(c.${ident(field)}, '')` : `c.${ident(field)}`)), 'r.version', 'r.source_reference_key', 'r.description', 'r.files', 'r.list_record::text'];
   const set = columns.filter((c) => c !== 'id').map((c) => `${ident(c)} = excluded.${ident(c)}`);
   return `insert into ${ident(table)} as t (${columns.map(ident).join(', ')})
     select ${select.join(', ')}

@@ -144,7 +144,8 @@ export class CatalogProjector implements GroupedProjector {
     await upsertCatalogFilings(trx, t(CATALOG_FILINGS), [...rows.values()]);
     // Every name of the batch, also those a later event of the batch replaced: one-by-one application
     // would have recorded them too, and an extra name matches no filing.
-    const names = (column: 'company_name' | 'product_name') => [...new Set(seen.map((r) => r[column] as string))].sort().map((name) => ({ name }));
+    // A filing without a product name (null) adds no name.
+    const names = (column: 'company_name' | 'product_name') => [...new Set(seen.map((r) => r[column]).filter((n): n is string => !!n))].sort().map((name) => ({ name }));
     await upsertRows(trx, t(CATALOG_COMPANY_NAMES), names('company_name'), { conflict: ['name'], update: 'ignore' });
     await upsertRows(trx, t(CATALOG_PRODUCT_NAMES), names('product_name'), { conflict: ['name'], update: 'ignore' });
   }

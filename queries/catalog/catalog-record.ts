@@ -14,6 +14,7 @@ export interface CatalogRow {
   naic_group_code: string | null;
   carrier_ids: string[] | null;
   group_id: string | null;
+  /** '' when the source gave none (null in the record). */
   product_name: string;
   type_of_insurance: string;
   sub_type_of_insurance: string;
@@ -29,6 +30,8 @@ export interface CatalogRow {
   state_status_changed_date: string | null;
   description: string | null;
   files: { fileId: string; name: string; role: string; versionId: string | null }[];
+  /** The list record as the projector stored it (projections/catalog/catalog-list-record.ts). */
+  list_record: string;
 }
 
 /** A list page's row: the keyset position (id and the sort columns) and the stored list record. */
@@ -129,16 +132,16 @@ export const CatalogFiling = z
     naicGroupCode: z.string().openapi({ pattern: '^[1-9][0-9]*$', description: 'No leading zeros.' }).nullable(),
     carrierIds: z.array(z.string().openapi({ pattern: '^carrier_' })).nullable(),
     groupId: z.string().openapi({ pattern: '^carrier_group_' }).nullable(),
-    productName: z.string(),
-    typeOfInsurance: z.string(),
-    subTypeOfInsurance: z.string(),
+    productName: z.string().nullable(),
+    typeOfInsurance: z.string().nullable(),
+    subTypeOfInsurance: z.string().nullable(),
     toiCode: z.string().nullable(),
     subToiCode: z.string().openapi({ pattern: '^[0-9]+\\.[0-9]{4}$' }).nullable(),
-    filingType: z.string(),
-    sourceStatus: z.string(),
+    filingType: z.string().nullable(),
+    sourceStatus: z.string().nullable(),
     submissionDate: z.string().openapi({ format: 'date' }).nullable(),
     dispositionDate: z.string().openapi({ format: 'date' }).nullable(),
-    businessType: z.string(),
+    businessType: z.string().nullable(),
     normalizedOutcome: z.enum(NORMALIZED_OUTCOMES),
     filingTypeNormalized: z.enum(FILING_TYPES_NORMALIZED),
     stateStatusChangedDate: z.string().openapi({ format: 'date' }).nullable(),
@@ -155,9 +158,11 @@ export const CatalogFilingDetail = CatalogFiling.extend({
 
 /** The spec's catalog filing record: every nullable field present, `description` only when asked for. */
 export function toCatalogFiling(r: Omit<CatalogRow, 'files' | 'description'> & { description?: string | null }, withDescription: boolean): Record<string, unknown> {
-  const row = r as unknown as Record<string, unknown>;
+  // From the stored list record, the one the list serves: a text field the source did not give is null
+  // there, while its filter column holds '' (projections/catalog/catalog-filing-upsert.ts).
+  const record = JSON.parse(r.list_record) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [field, column] of LIST_FIELDS) out[field] = row[column];
+  for (const [field] of LIST_FIELDS) out[field] = record[field];
   if (withDescription) out.description = r.description;
   return out;
 }
