@@ -179,6 +179,21 @@ describe('working filings: read-your-writes and live cursors under concurrency',
     assert.equal((await api().get(`/managed-filings/${f}/comments`)).body.comments[0].body, edits[edits.length - 1].data.body);
   });
 
+  it('rule (issue 5, 100 concurrent writes): 100 concurrent resolves and reopens of one thread all succeed; the list shows the status of the last status event', async function () {
+    this.timeout(20_000);
+    const f = (await api().post('/managed-filings', filingBody(scope, l))).body.id;
+    const thread = (await api().post(`/managed-filings/${f}/comments`, { body: 'toggle' })).body;
+    const rs = await parallel(100, (i) => api().post(`/managed-filings/${f}/comments/${thread.id}/${i % 2 ? 'reopen' : 'resolve'}`, {}));
+    assert.deepEqual(rs.map((r) => r.status), Array(100).fill(200));
+    const status = (await events(f)).filter((e) => e.type === 'FilingThreadResolved' || e.type === 'FilingThreadReopened');
+    assert.ok(status.length >= 1);
+    const last = status[status.length - 1].type === 'FilingThreadResolved' ? 'resolved' : 'open';
+    const listed = (await api().get(`/managed-filings/${f}/comments?limit=100&status=${last}`)).body.comments;
+    assert.ok(listed.some((x: any) => x.id === thread.id && x.status === last));
+    const shown = (await allPages(`/managed-filings/${f}/comments?limit=100`, 'comments')).filter((x) => x.commentType === 'status_change');
+    assert.equal(shown.length, status.length, 'every status event is in the timeline');
+  });
+
   it('rule (live keysets): paging items, comments and the cross-scope list while others insert: no duplicates, nothing present before the walk is missed', async function () {
     this.timeout(20_000);
     const own = await makeScope(t.rt, ed.tenantId, [{ userId: ed.userId, role: 'editor' }]);
