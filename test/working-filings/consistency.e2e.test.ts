@@ -194,6 +194,19 @@ describe('working filings: read-your-writes and live cursors under concurrency',
     assert.equal(shown.length, status.length, 'every status event is in the timeline');
   });
 
+  it('rule (issue 5, concurrent writes): 100 concurrent item POSTs and 100 comment POSTs to one filing all succeed and each is listed once', async function () {
+    this.timeout(20_000);
+    const f = (await api().post('/managed-filings', filingBody(scope, l))).body.id;
+    const items = await parallel(100, () => api().post(`/managed-filings/${f}/items`, { artifactId: art.id }));
+    const comments = await parallel(100, (i) => api().post(`/managed-filings/${f}/comments`, { body: `c ${i}` }));
+    assert.deepEqual([...items, ...comments].map((r) => r.status), Array(200).fill(201));
+    const listedItems = (await allPages(`/managed-filings/${f}/items?limit=30`, 'items')).map((x) => x.id);
+    assert.deepEqual([...listedItems].sort(), items.map((r) => r.body.id).sort());
+    const listedComments = (await allPages(`/managed-filings/${f}/comments?limit=30&status=open`, 'comments')).map((x) => x.id);
+    assert.deepEqual([...listedComments].sort(), comments.map((r) => r.body.id).sort());
+    assert.equal((await events(f)).length, 201);
+  });
+
   it('rule (live keysets): paging items, comments and the cross-scope list while others insert: no duplicates, nothing present before the walk is missed', async function () {
     this.timeout(20_000);
     const own = await makeScope(t.rt, ed.tenantId, [{ userId: ed.userId, role: 'editor' }]);
