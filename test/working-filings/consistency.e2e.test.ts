@@ -179,6 +179,19 @@ describe('working filings: read-your-writes and live cursors under concurrency',
     assert.equal((await api().get(`/managed-filings/${f}/comments`)).body.comments[0].body, edits[edits.length - 1].data.body);
   });
 
+  it('rule (issue 5, 100 concurrent PATCHes): also when they name listing ids (checked before the append): all succeed, the detail shows the last', async function () {
+    this.timeout(20_000);
+    const f = (await api().post('/managed-filings', filingBody(scope, l))).body.id;
+    const rs = await parallel(100, (i) => api().patch(`/managed-filings/${f}`, { primaryProductId: i % 2 ? l.productId : l.product2Id, description: `p ${i}` }));
+    assert.deepEqual(rs.map((r) => r.status), Array(100).fill(200));
+    const changes = (await events(f)).filter((e) => e.type === 'ManagedFilingUpdated');
+    assert.equal(changes.length, 100);
+    const shown = (await api().get(`/managed-filings/${f}`)).body;
+    assert.equal(shown.description, changes[changes.length - 1].data.changes.description);
+    const lastProduct = [...changes].reverse().find((e) => e.data.changes.primaryProductId)?.data.changes.primaryProductId ?? l.productId;
+    assert.equal(shown.primaryProductId, lastProduct);
+  });
+
   it('rule (issue 5, 100 concurrent writes): 100 concurrent resolves and reopens of one thread all succeed; the list shows the status of the last status event', async function () {
     this.timeout(20_000);
     const f = (await api().post('/managed-filings', filingBody(scope, l))).body.id;
