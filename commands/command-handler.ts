@@ -60,9 +60,11 @@ export class CommandHandler {
     private readonly rywTimeoutMs = 5000,
   ) {}
 
-  async load<S, C, E extends NewEvent>(decider: Decider<S, C, E>, streamId: string): Promise<{ state: S; version: number }> {
+  /** `position`: where the stream's last event lies in the log (null for an empty stream). */
+  async load<S, C, E extends NewEvent>(decider: Decider<S, C, E>, streamId: string): Promise<{ state: S; version: number; position: LogPosition | null }> {
     const events = await this.store.readStream(streamId);
-    return { state: fold(decider, events as never), version: events.length ? events[events.length - 1].version : 0 };
+    const last = events.length ? events[events.length - 1] : undefined;
+    return { state: fold(decider, events as never), version: last?.version ?? 0, position: last?.position ?? null };
   }
 
   async execute<S, C, E extends NewEvent, G = undefined>(
@@ -83,9 +85,9 @@ export class CommandHandler {
         guardInAppend = false;
       }
     };
-    let assumed: { state: S; version: number } | undefined = opts.newStream ? { state: decider.initialState(), version: 0 } : cache?.get(streamId);
+    let assumed: { state: S; version: number; position?: LogPosition | null } | undefined = opts.newStream ? { state: decider.initialState(), version: 0 } : cache?.get(streamId);
     for (let attempt = 0; ; ) {
-      const { state, version } = assumed ?? (await this.load(decider, streamId));
+      const { state, version, position: readAt } = assumed ?? (await this.load(decider, streamId));
       let events: E[];
       try {
         const cmd = typeof command === 'function' ? await (command as (s: S) => C | Promise<C>)(state) : command;
@@ -105,6 +107,9 @@ export class CommandHandler {
           continue;
         }
         await checkGuard();
+        // A no-op answers the stored state, which may hold another writer's events the read side has not
+        // reached yet: the GETs that follow must show what this answer shows (read-your-writes).
+        if (readAt) await this.awaitProjections(readAt, opts.waitFor);
         return { state, events, version, position: null, guard: guarded };
       }
       try {
