@@ -30,7 +30,8 @@ export const SORT_COLUMNS = {
   stateStatusChangedDate: 'state_status_changed_date',
   companyName: 'company_name',
   state: 'state',
-  sourceReference: 'source_reference',
+  // SERFF references compare case-insensitively (spec), so they sort by the same key they are looked up by.
+  sourceReference: 'source_reference_key',
 } as const;
 const SORTS = Object.keys(SORT_COLUMNS).flatMap((k) => [k, `-${k}`]) as [string, ...string[]];
 

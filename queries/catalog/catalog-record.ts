@@ -1,5 +1,5 @@
 import { z } from '../../src/http/zod';
-import { FILING_TYPES_NORMALIZED, NORMALIZED_OUTCOMES } from '../../commands/catalog/catalog-enums';
+import { FILING_TYPES_NORMALIZED, NORMALIZED_OUTCOMES, sourceReferenceKey } from '../../commands/catalog/catalog-enums';
 import { LIST_FIELDS } from '../../projections/catalog/catalog-list-record';
 import type { KeysetPosition, SortKey } from './keyset';
 import { isIsoDateFast as isIsoDate } from '../../commands/catalog/catalog-filing-fast-check';
@@ -106,6 +106,8 @@ export function keysetPositionOf(listRecord: string, keys: readonly SortKey[]): 
   const record = JSON.parse(listRecord) as Record<string, string | null>;
   return {
     v: keys.map((k) => {
+      // The sourceReference sort's column, derived from the record's reference as the projector derives it.
+      if (k.column === 'source_reference_key') return sourceReferenceKey(record.source!, record.sourceReference!);
       const field = FIELD_OF_COLUMN.get(k.column);
       if (field === undefined) throw new Error(`sort column ${k.column} is not a list record field`);
       return record[field] ?? null;

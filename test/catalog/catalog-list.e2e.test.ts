@@ -315,4 +315,28 @@ describe('catalog: GET /insurance/filings and /filings/{id}', function () {
     assert.equal(unauthenticated.status, 401);
     assert.equal(unauthenticated.body.code, 'unauthenticated');
   });
+
+  it('rule: SERFF references compare case-insensitively, in the sourceReference sort too (and its keyset pages)', async () => {
+    // A source that wrote one tracking number in lower case: it sorts among the others, not after every capital.
+    const mixed = [
+      serffFiling({ state: 'WY', sourceReference: 'ALSE-134016601' }),
+      serffFiling({ state: 'WY', sourceReference: 'alse-134016602' }),
+      serffFiling({ state: 'WY', sourceReference: 'ALSE-134016603' }),
+      serffFiling({ state: 'WY', sourceReference: 'TXSE-134016604' }),
+    ];
+    const r = await importRecords(t.rt, mixed);
+    assert.equal(r.failed, 0, JSON.stringify(r.errors));
+    const expected = mixed.map((f) => f.id);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?state=WY&sort=sourceReference')), expected);
+    assert.deepEqual(ids(await get(full, '/insurance/filings?state=WY&sort=-sourceReference')), [...expected].reverse());
+    const paged: string[] = [];
+    let page = await get(full, '/insurance/filings?state=WY&sort=sourceReference&limit=1');
+    paged.push(...ids(page));
+    while (page.body.nextCursor) {
+      page = await get(full, `/insurance/filings?state=WY&sort=sourceReference&limit=1&cursor=${page.body.nextCursor}`);
+      assert.equal(page.status, 200);
+      paged.push(...ids(page));
+    }
+    assert.deepEqual(paged, expected);
+  });
 });
