@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
 import { TOKENS } from '../../src/tokens';
 import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
+import { SPEC_DISPOSITIONS, SPEC_FILING_TYPES, SPEC_REVIEW_TYPES, SPEC_SCHEDULE_TYPES, SPEC_SUB_TOI, SPEC_TOI_CODES, subToiNeighbours } from '../support/spec-tables';
 import { filingBody, seedListings, type Listings } from './support';
 
 describe('working filings: create, detail, edit, field options', () => {
@@ -186,6 +187,62 @@ describe('working filings: create, detail, edit, field options', () => {
     assert.equal((await api.get('/insurance/managed-filings/field-options?field=disposition')).body.options.length, 8);
     assert.equal((await api.get('/insurance/managed-filings/field-options?field=reviewType')).body.options.length, 4);
     assert.equal((await api.get('/insurance/managed-filings/field-options?field=nope')).status, 400);
+  });
+
+  it('rule (table-driven, spec text): POST /managed-filings accepts every listed (toiCode, subToiCode) pair and rejects each neighbour and other TOIs\' codes', async () => {
+    const api = client(t.baseUrl, editor.apiKey);
+    const tois = [...SPEC_SUB_TOI.keys()];
+    for (const [toi, subs] of SPEC_SUB_TOI) {
+      for (const sub of subs) {
+        const r = await api.post('/managed-filings', filingBody(scope, l, { toiCode: toi, subToiCode: sub }));
+        assert.equal(r.status, 201, `${toi}/${sub}: ${r.text}`);
+        assert.deepEqual([r.body.toiCode, r.body.subToiCode], [toi, sub]);
+      }
+      const next = SPEC_SUB_TOI.get(tois[(tois.indexOf(toi) + 1) % tois.length])!;
+      for (const sub of [...subToiNeighbours(toi), next[0], next[next.length - 1]]) {
+        const r = await api.post('/managed-filings', filingBody(scope, l, { toiCode: toi, subToiCode: sub }));
+        assert.equal(r.status, 400, `${toi}/${sub}`);
+        assert.equal(r.body.code, 'invalid_request');
+        assert.deepEqual(r.body.details[0].path, ['subToiCode'], `${toi}/${sub}`);
+      }
+      assert.equal((await api.post('/managed-filings', filingBody(scope, l, { subToiCode: subs[0] }))).status, 400, `${subs[0]} without a toiCode`);
+    }
+  });
+
+  it('rule (table-driven): PATCH checks the pair on the resulting filing; changing or clearing toiCode needs a compatible subToiCode', async () => {
+    const api = client(t.baseUrl, editor.apiKey);
+    const f = (await api.post('/managed-filings', filingBody(scope, l, { toiCode: '21.4', subToiCode: '21.0004' }))).body;
+    for (const toi of SPEC_TOI_CODES.filter((x) => x !== '21.4')) {
+      assert.equal((await api.patch(`/managed-filings/${f.id}`, { toiCode: toi })).status, 400, `toiCode ${toi} with the unchanged 21.0004`);
+      const sub = SPEC_SUB_TOI.get(toi)![0];
+      assert.equal((await api.patch(`/managed-filings/${f.id}`, { subToiCode: sub })).status, 400, `subToiCode ${sub} with the unchanged 21.4`);
+    }
+    assert.equal((await api.patch(`/managed-filings/${f.id}`, { toiCode: null })).status, 400);
+    for (const [toi, subs] of SPEC_SUB_TOI) {
+      const r = await api.patch(`/managed-filings/${f.id}`, { toiCode: toi, subToiCode: subs[subs.length - 1] });
+      assert.equal(r.status, 200, `${toi}/${subs[subs.length - 1]}: ${r.text}`);
+      assert.deepEqual([r.body.toiCode, r.body.subToiCode], [toi, subs[subs.length - 1]]);
+    }
+    const cleared = await api.patch(`/managed-filings/${f.id}`, { subToiCode: null });
+    assert.deepEqual([cleared.status, cleared.body.toiCode, cleared.body.subToiCode], [200, '35.0', null]);
+    assert.equal((await api.patch(`/managed-filings/${f.id}`, { toiCode: '04.0' })).status, 200, 'no subToiCode left to conflict');
+    assert.equal((await api.patch(`/managed-filings/${f.id}`, { toiCode: null })).status, 200);
+  });
+
+  it('rule (table-driven): field-options lists exactly the spec\'s sub-TOI codes of every TOI and the spec\'s enums', async () => {
+    const api = client(t.baseUrl, editor.apiKey);
+    const values = async (q: string) => {
+      const r = await api.get(`/insurance/managed-filings/field-options?${q}`);
+      assert.equal(r.status, 200, q);
+      return r.body.options.map((o: any) => o.value);
+    };
+    for (const [toi, subs] of SPEC_SUB_TOI) assert.deepEqual(await values(`field=subToiCode&dependsOn=${toi}`), subs, toi);
+    assert.deepEqual(await values('field=toiCode'), SPEC_TOI_CODES);
+    assert.deepEqual(await values('field=filingType'), SPEC_FILING_TYPES);
+    assert.deepEqual(await values('field=reviewType'), SPEC_REVIEW_TYPES);
+    assert.deepEqual(await values('field=disposition'), SPEC_DISPOSITIONS);
+    assert.deepEqual(await values('field=scheduleType'), SPEC_SCHEDULE_TYPES);
+    for (const toi of ['21.0', '02.0', '4.0', '04.00']) assert.equal((await api.get(`/insurance/managed-filings/field-options?field=subToiCode&dependsOn=${toi}`)).status, 400, toi);
   });
 
   it('the OpenAPI document lists the working-filing routes and marks extensions', async () => {
