@@ -312,15 +312,12 @@ export function createApp(deps: AppDeps): express.Express {
   // A path segment whose percent-encoding does not decode fails in the router while it matches, before any
   // route's handler (a URIError marked 400 but not exposed): bad input, so a coded 400 at the path, after the
   // key check as for any route (the signed addresses need no key).
-  app.use(async (err: unknown, req: Request, _res: Response, next: NextFunction) => {
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (!(err instanceof URIError && (err as { status?: number }).status === 400)) return next(err);
-    try {
-      if (!req.path.startsWith('/api/v2/signed/')) knownPrincipal(await deps.authenticate(bearerKey(req)));
-    } catch (e) {
-      return next(e);
-    }
     const message = 'The path is not valid percent-encoded UTF-8.';
-    next(new AppError(400, 'invalid_request', message, [{ location: 'path', path: [], code: 'invalid_value', message }]));
+    const malformed = new AppError(400, 'invalid_request', message, [{ location: 'path', path: [], code: 'invalid_value', message }]);
+    if (req.path.startsWith('/api/v2/signed/')) return next(malformed);
+    void authenticate(req, res, (authErr?: unknown) => next(authErr ?? malformed));
   });
 
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
