@@ -104,7 +104,7 @@ export class SearchFilingsRoutes implements RouteModule {
       offset = c.state.o;
       issuedAt = c.issuedAt;
     }
-    const filters = await resolveDirectoryFilters(this.knex, semantic.filters ?? []);
+    const filters = await resolveDirectoryFilters(this.knex, request.filters);
     const q = buildSearchQuery({ ...semantic, filters }, { canViewSerff: serff }, { offset });
     const page = await this.index.search(q);
     const includePassages = q.window === 100;
