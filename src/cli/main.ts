@@ -235,12 +235,11 @@ export function buildCli(): Command {
     .description('the event log, for auditors')
     .command('read')
     .requiredOption('--stream <name>')
-    .option('--from <version>', 'first stream version to show', '1')
+    .option('--from <version>', 'first stream version to show (versions start at 1; 0 also means the start)', '1')
     .action((o: { stream: string; from: string }, cmd: Command) =>
       withRuntime(cmd, async (rt) => {
-        const from = Number(o.from);
-        if (!Number.isInteger(from) || from < 1) throw new Error('--from must be a positive integer');
-        const events = await rt.store.readStream(o.stream, from);
+        if (!/^\d+$/.test(o.from)) throw new Error('--from must be a whole number (a stream version; versions start at 1)');
+        const events = await rt.store.readStream(o.stream, Math.max(1, Number(o.from)));
         return {
           events: events.map((e) => ({ type: e.type, version: e.version, position: Number(e.position.prepare), data: e.data, metadata: e.metadata, recordedAt: e.recordedAt.toISOString() })),
         };

@@ -45,6 +45,13 @@ describe('the ifrs command on the embedded default', function () {
       const events = await runCli(['events', 'read', '--stream', `user-${user.json.userId}`, ...dd], env);
       assert.equal(events.json.events[0].type, 'UserCreated');
       assert.equal(events.json.events[0].metadata.actor, 'operator:cli');
+      // Versions start at 1, so --from 0 reads from the start like the default (it used to be refused).
+      const fromZero = await runCli(['events', 'read', '--stream', `user-${user.json.userId}`, '--from', '0', ...dd], env);
+      assert.equal(fromZero.code, 0, fromZero.stderr);
+      assert.deepEqual(fromZero.json, events.json);
+      const fromJunk = await runCli(['events', 'read', '--stream', `user-${user.json.userId}`, '--from', '-1', ...dd], env);
+      assert.notEqual(fromJunk.code, 0);
+      assert.equal(fromJunk.stderr.trim().split('\n').length, 1, 'a one-line reason');
       const status = await runCli(['projections', 'status', ...dd], env);
       assert.ok(status.json.projections.some((p: { name: string }) => p.name === 'identity'));
 
@@ -58,6 +65,40 @@ describe('the ifrs command on the embedded default', function () {
     assert.equal(await serve.exited, 0, 'SIGTERM stops the service cleanly');
     const pid = postmasterPid(dataDir);
     assert.ok(pid === null || !alive(pid), 'and its Postgres with it');
+  });
+
+  it('rule (OPERATIONS.md serve: stops cleanly on SIGTERM; README: npm start / npm run dev): SIGTERM to the npm process stops the service and its Postgres', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-cli-npm-'));
+    // npm runs a script through sh, which does not pass a SIGTERM on: the scripts exec node instead.
+    const npm = spawn('npm', ['run', '--silent', 'dev', '--', '--port', '0', '--data-dir', dir], {
+      cwd: path.join(__dirname, '../..'),
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((r) => npm.on('exit', (code) => r(code)));
+    try {
+      let out = '';
+      npm.stdout.on('data', (d) => (out += d));
+      const deadline = Date.now() + 120_000;
+      while (!/listening on http/.test(out)) {
+        assert.ok(Date.now() < deadline && npm.exitCode === null, `npm run dev starts the service: ${out}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const pid = postmasterPid(dir);
+      assert.ok(pid && alive(pid), 'the service started its Postgres');
+      npm.kill('SIGTERM');
+      await exited;
+      const stopBy = Date.now() + 30_000;
+      while (alive(pid)) {
+        assert.ok(Date.now() < stopBy, 'the service stopped its Postgres after npm got SIGTERM');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      if (npm.exitCode === null) npm.kill('SIGKILL');
+      const pid = postmasterPid(dir);
+      if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rule (OPERATIONS.md): CLI commands work while serve runs and while it does not: a serve started while a CLI command held the embedded Postgres keeps it after that command ends, and stops it when it stops', async () => {
