@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { Client } from '@elastic/elasticsearch';
+import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
 import { carrier, carrierGroup, catalogFiling, file, importRecords } from '../support/catalog-records';
 import { dropTestIndexes, testElasticsearchUrl, uniqueAlias } from '../support/elasticsearch';
 import { client, makeCaller, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
@@ -97,5 +98,26 @@ for (const adapter of adapters) {
     it('rule: a groupId filter selects the same filings when filters alone select (a query of stop words only)', async () => {
       assert.deepEqual(await searchIds({ field: 'groupId', operator: 'eq', value: 'carrier_group_700' }, 'the'), await listIds(['carrier_group_700']));
     });
+
+    if (adapter.cleanup) {
+      it('rule: an Elasticsearch index of the former schema (101, no naicGroupCode) is rebuilt on start into a new physical index behind the alias', async () => {
+        const alias = overrides.elasticsearchIndex as string;
+        const es = new Client({ node: url! });
+        try {
+          const before = Object.keys(await es.indices.getAlias({ name: alias }));
+          // What a database indexed by the former adapter records: projector version 1 + 101.
+          await t.rt.db.knex('projection_checkpoints').where({ name: SEARCH_PROJECTION }).update({ version: 1 + 101 });
+          await t.rt.engine.ensureSchemas();
+          const after = Object.keys(await es.indices.getAlias({ name: alias }));
+          assert.equal(after.length, 1);
+          assert.notDeepEqual(after, before);
+          const mapping = await es.indices.getMapping({ index: after[0] });
+          assert.ok(mapping[after[0]].mappings.properties?.naicGroupCode, 'the rebuilt index maps naicGroupCode');
+          assert.deepEqual(await searchIds({ field: 'groupId', operator: 'eq', value: 'carrier_group_700' }), await listIds(['carrier_group_700']));
+        } finally {
+          await es.close();
+        }
+      });
+    }
   });
 }
