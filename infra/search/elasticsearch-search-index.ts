@@ -87,9 +87,10 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   readonly tables: readonly string[] = [];
   /**
    * Projector version 1 + this: moving a database from the Postgres adapter to this one rebuilds the projection
-   * into Elasticsearch, and so does a change of the index design (101: filing documents carry their text).
+   * into Elasticsearch, and so does a change of the index design (101: filing documents carry their text; 102: filing
+   * documents carry `naicGroupCode`, which the `groupId` filter matches).
    */
-  readonly schemaVersion = 101;
+  readonly schemaVersion = 102;
   private readonly alias: string;
   /**
    * Each file's best pages as `search` found them, and the text of the matched pages it read along (with passages),

@@ -111,7 +111,6 @@ export function segments(text: string): string[] {
 
 const COLUMN: Record<string, string> = {
   state: 'f.state',
-  groupId: 'f.group_id',
   toiCode: 'f.toi_code',
   subToiCode: 'f.sub_toi_code',
   normalizedOutcome: 'f.normalized_outcome',
@@ -370,6 +369,11 @@ export class PostgresSearchIndex implements SearchIndex {
     switch (flt.kind) {
       case 'in':
         return [sql`${col(flt.field)} = any(${flt.field === 'state' ? flt.values.map((v) => v.toUpperCase()) : flt.values}::text[])`];
+      case 'group':
+        // The NAIC group code is read from the row's record (jsonb, in the row uncompressed): a column of its own
+        // would have changed the index schema and rebuilt every kept index for a filter checked only on rows the
+        // text match or the filter-only order reads anyway, as group_id was.
+        return [sql`(f.record->>'naicGroupCode' = any(${flt.naicGroupCodes}::text[]) or f.naic_company_codes && ${flt.naicCompanyCodes}::text[])`];
       case 'contains':
         return [sql`strpos(lower(${col(flt.field)}), lower(${flt.value})) > 0`];
       case 'arrayAny':

@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
 import { carrierFilterCodes, groupFilterCodes } from '../directory/directory-resolution';
-import type { RawFilter } from './search-filters';
+import { RESOLVED_GROUP, type GroupCodes, type RawFilter } from './search-filters';
 
 /**
  * Search's carrier and group filters read like the list's (the spec maps `carrierIds` to `carrier` and
- * `groupId` to `group`): an id that matches no catalog identifier is 404 not_found, not an empty result, and a
+ * `groupId` to `group`): an id that matches no catalog identifier is 404 not_found, not an empty result, a
  * carrier matches through its CURRENT NAIC company codes (a merged carrier through its survivor's), as the
- * list's `carrier` and `excludeCarrier` do. Validated filters in, the filters the index runs out.
+ * list's `carrier` and `excludeCarrier` do, and a group through its NAIC group code or its unmerged carriers'
+ * current company codes, as the list's `group` does (groupFilterCodes is that rule, for both). Validated
+ * filters in, the filters the index runs out.
  */
 export async function resolveDirectoryFilters(knex: Knex, filters: RawFilter[]): Promise<RawFilter[]> {
   const out: RawFilter[] = [];
@@ -17,9 +19,11 @@ export async function resolveDirectoryFilters(knex: Knex, filters: RawFilter[]):
       if (f.operator === 'containsAny') out.push({ field: 'naicCompanyCodes', operator: 'containsAny', value: codes });
       // The carrierIds exclusion stays: it also drops filings whose carrier is unknown (DESIGN.md).
       else out.push(f, { field: 'naicCompanyCodes', operator: 'notContainsAny', value: codes });
+    } else if (f.field === 'groupId') {
+      const g = await groupFilterCodes(knex, Array.isArray(f.value) ? (f.value as string[]) : [f.value as string], where);
+      const value: GroupCodes = { naicGroupCodes: g.groupCodes, naicCompanyCodes: g.companyCodes };
+      out.push({ field: RESOLVED_GROUP, operator: 'matches', value });
     } else {
-      // A group keeps its own match (the filing's groupId), once the directory knows it (404 otherwise).
-      if (f.field === 'groupId') await groupFilterCodes(knex, Array.isArray(f.value) ? (f.value as string[]) : [f.value as string], where);
       out.push(f);
     }
   }

@@ -66,6 +66,7 @@ const DESCRIPTION = `Document search over catalog filings (docs/search.md has ev
 The best filings by relevance form a candidate window (100 with includePassages, else 1,200); \`sort\` (default submissionDate desc) orders within it.
 A complete tracking number matches the native reference exactly (SERFF case-insensitively), a partial one by prefix.
 Quoted phrases are honoured only with a narrowing filter (state, companyName, carrierIds/naicCompanyCodes containsAny, trackingNumber, a date).
+\`carrierIds\` and \`groupId\` select what the list's \`carrier\` and \`group\` select: a carrier through its current NAIC company codes (a merged carrier through its survivor's), a group through its NAIC group code or its unmerged carriers' current company codes (not the filing's own groupId); an id that matches no catalog identifier is 404.
 \`intent\` reorders (its words add a rank component at 0.3 weight) and never selects; one that adds no word to the query is 400.
 Filters (field: operators): ${Object.entries(FILTER_FIELDS).map(([f, s]) => `${f}: ${Object.keys(s.operators).join('/')}`).join('; ')}.`;
 

@@ -102,8 +102,21 @@ export function parseTrackingNumber(v: string): { source: 'serff' | 'florida_irf
   return /^FL-/i.test(v) ? { source: 'florida_irfs', reference: v.slice(3) } : { source: 'serff', reference: v };
 }
 
+/**
+ * A `groupId` filter as the directory resolved it (search-directory-filters.ts): the indexes hold codes, not the
+ * directory's view of a group. Not a field of the request (FILTER_FIELDS): only the endpoint writes it.
+ */
+export const RESOLVED_GROUP = 'resolvedGroup';
+export interface GroupCodes {
+  naicGroupCodes: string[];
+  naicCompanyCodes: string[];
+}
+
 /** A validated raw filter as the index's normalized form. */
 export function toIndexFilter(f: RawFilter): IndexFilter {
+  if (f.field === RESOLVED_GROUP) return { kind: 'group', ...(f.value as GroupCodes) };
+  // A directory group id means nothing to the index; matching the filings' own groupId field is not the list's rule.
+  if (f.field === 'groupId') throw new Error('a groupId filter must be resolved through the directory first (resolveDirectoryFilters)');
   const values = (Array.isArray(f.value) ? f.value : [f.value]) as string[];
   switch (f.field) {
     case 'carrierIds':
@@ -120,7 +133,6 @@ export function toIndexFilter(f: RawFilter): IndexFilter {
     case 'productName':
       return f.operator === 'contains' ? { kind: 'contains', field: f.field, value: values[0] } : { kind: 'in', field: f.field, values };
     case 'state':
-    case 'groupId':
     case 'toiCode':
     case 'subToiCode':
     case 'normalizedOutcome':

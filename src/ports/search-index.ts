@@ -43,7 +43,13 @@ export type FilterOperator = 'eq' | 'in' | 'contains' | 'containsAny' | 'notCont
 
 /** Normalized filters: each is AND-ed; values of `in` / `containsAny` are OR-ed. */
 export type IndexFilter =
-  | { kind: 'in'; field: 'state' | 'groupId' | 'toiCode' | 'subToiCode' | 'normalizedOutcome' | 'filingTypeNormalized' | 'source' | 'companyName' | 'productName'; values: string[] }
+  | { kind: 'in'; field: 'state' | 'toiCode' | 'subToiCode' | 'normalizedOutcome' | 'filingTypeNormalized' | 'source' | 'companyName' | 'productName'; values: string[] }
+  /**
+   * A directory group, resolved by the endpoint to codes the filings carry: the filing's `naicGroupCode` is one of
+   * `naicGroupCodes` (no leading zeros) OR its `naicCompanyCodes` hold one of `naicCompanyCodes`. The filing's own
+   * `groupId` plays no part, as in the catalog list's `group`.
+   */
+  | { kind: 'group'; naicGroupCodes: string[]; naicCompanyCodes: string[] }
   | { kind: 'contains'; field: 'companyName' | 'productName'; value: string }
   | { kind: 'arrayAny'; field: 'carrierIds' | 'naicCompanyCodes'; values: string[]; negate: boolean }
   | { kind: 'date'; field: 'submissionDate' | 'dispositionDate' | 'stateStatusChangedDate'; from: string | null; to: string | null }

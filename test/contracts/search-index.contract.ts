@@ -89,6 +89,43 @@ export function searchIndexContract(name: string, makeFixture: () => Promise<Sea
       assert.deepEqual(byCompany, [corpusId('ok-roof-acv')]);
     });
 
+    it('rule: a group filter matches the filing\'s NAIC group code or any of the given company codes, never the filing\'s own groupId', async () => {
+      // The codes the endpoint resolves a directory group to (queries/search/search-directory-filters.ts): its NAIC
+      // group code and its unmerged carriers' current NAIC company codes, as the catalog list's `group` matches.
+      const base = indexed.find((f) => f.filing.id === corpusId('solar-panels'))!;
+      const one = (n: number, o: Partial<IndexedFiling['filing']>): IndexedFiling => ({
+        ...base,
+        filing: { ...base.filing, id: `00000000-0000-4000-8000-0000000a70${n}0`, sourceReference: `GROUP-${n}`, companyName: 'Group Rule Mutual', description: null, ...o },
+        documents: [{ ...base.documents[0], fileId: `00000000-0000-4000-8000-0000000a70${n}1`, pages: [{ page: 1, text: 'A narwhal windstorm schedule.' }] }],
+      });
+      const byAll = one(1, { naicGroupCode: '700', groupId: 'carrier_group_700', naicCompanyCodes: ['70001'] });
+      const byGroupCodeOnly = one(2, { naicGroupCode: '700', groupId: null, naicCompanyCodes: ['55555'], carrierIds: [] });
+      const byMemberCodeOnly = one(3, { naicGroupCode: null, groupId: null, naicCompanyCodes: ['70002'] });
+      const byCoFiler = one(4, { naicGroupCode: '121', groupId: 'carrier_group_121', naicCompanyCodes: ['12121', '70002'] });
+      const byOwnGroupIdOnly = one(5, { naicGroupCode: '999', groupId: 'carrier_group_700', naicCompanyCodes: ['99901'] });
+      const withoutCodes = one(6, { naicGroupCode: null, groupId: 'carrier_group_700', naicCompanyCodes: null, carrierIds: null });
+      const written = [byAll, byGroupCodeOnly, byMemberCodeOnly, byCoFiler, byOwnGroupIdOnly, withoutCodes];
+      await fx.write(written);
+      try {
+        const group: SearchQuery['filters'][number] = { kind: 'group', naicGroupCodes: ['700'], naicCompanyCodes: ['70001', '70002'] };
+        const expected = [byAll, byGroupCodeOnly, byMemberCodeOnly, byCoFiler].map((f) => f.filing.id).sort();
+        const ours: SearchBody['filters'] = [{ field: 'companyName', operator: 'eq', value: 'Group Rule Mutual' }];
+        const selected = async (text: string) => {
+          const q = query({ query: text, filters: ours });
+          return (await ids({ ...q, filters: [...q.filters, group], limit: 200 })).sort();
+        };
+        assert.deepEqual(await selected('narwhal'), expected);
+        // Filters alone select (only stop words): the same filings.
+        assert.deepEqual(await selected('the'), expected);
+        // No group code, or no company code, given: the other alone decides.
+        const q = query({ query: 'narwhal', filters: ours });
+        assert.deepEqual((await ids({ ...q, filters: [...q.filters, { kind: 'group', naicGroupCodes: [], naicCompanyCodes: ['70002'] }] })).sort(), [byMemberCodeOnly, byCoFiler].map((f) => f.filing.id).sort());
+        assert.deepEqual((await ids({ ...q, filters: [...q.filters, { kind: 'group', naicGroupCodes: ['999'], naicCompanyCodes: [] }] })).sort(), [byOwnGroupIdOnly.filing.id]);
+      } finally {
+        await fx.remove(written.map((f) => f.filing.id));
+      }
+    });
+
     it('rule: the candidate window bounds the results; exhaustive is false beyond it', async () => {
       const wide = await fx.index.search(query({ query: 'rate territory' }, { window: 5, limit: 50 }));
       assert.equal(wide.hits.length, 5);

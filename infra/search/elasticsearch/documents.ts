@@ -13,6 +13,7 @@ export function filterFields(f: CatalogFilingFields): Record<string, unknown> {
     companyName: f.companyName,
     productName: f.productName,
     naicCompanyCodes: f.naicCompanyCodes ?? [],
+    naicGroupCode: f.naicGroupCode,
     carrierIds: f.carrierIds ?? [],
     groupId: f.groupId,
     toiCode: f.toiCode,

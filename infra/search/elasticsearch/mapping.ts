@@ -47,6 +47,8 @@ export const INDEX_MAPPINGS: estypes.MappingTypeMapping = {
     companyName: keyword,
     productName: keyword,
     naicCompanyCodes: keyword,
+    /** No leading zeros (as imported): with naicCompanyCodes, what a directory group filter matches (schema 102). */
+    naicGroupCode: keyword,
     carrierIds: keyword,
     groupId: keyword,
     toiCode: keyword,

@@ -49,6 +49,11 @@ function filterClause(f: IndexFilter): { filter?: Q; mustNot?: Q } {
   switch (f.kind) {
     case 'in':
       return { filter: terms(f.field, f.field === 'state' ? f.values.map((v) => v.toUpperCase()) : f.values) };
+    case 'group': {
+      // Either code set may be empty (a group without a NAIC group code, or without coded members), never both.
+      const either = [...(f.naicGroupCodes.length ? [terms('naicGroupCode', f.naicGroupCodes)] : []), ...(f.naicCompanyCodes.length ? [terms('naicCompanyCodes', f.naicCompanyCodes)] : [])];
+      return { filter: either.length ? { bool: { should: either, minimum_should_match: 1 } } : { match_none: {} } };
+    }
     case 'contains':
       return { filter: { wildcard: { [f.field]: { value: literalWildcard(f.value), case_insensitive: true } } } };
     case 'arrayAny':
