@@ -68,6 +68,11 @@ describe('catalog filings without a company name', function () {
     assert.deepEqual(lookup.body.filings.map((f: Rec) => [f.id, f.companyName, typeof f.description]), [[absent.id, null, 'string']]);
   });
 
+  it('rule: the OpenAPI document gives the catalog filing companyName as a nullable string', async () => {
+    const doc = (await client(t.baseUrl).get('/openapi.json')).body;
+    assert.deepEqual(doc.components.schemas.CatalogFiling.properties.companyName.type, ['string', 'null']);
+  });
+
   it('rule: companyName and companyNameContains never match a filing without a company name', async () => {
     const listed = async (q: string) => {
       const r = await get(`/insurance/filings?limit=200&${q}`);

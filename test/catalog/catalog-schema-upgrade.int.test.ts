@@ -25,7 +25,7 @@ async function identity(knex: Knex): Promise<unknown> {
 /**
  * A catalog that a release before nullable company names built (catalog_filings.company_name and
  * search_filings.company_name NOT NULL) is brought up to date when the service starts, without rebuilding the
- * read models from the log (1,000,000 filings take most of an hour to project again): the column loses NOT
+ * read models from the log (every filing projected again, and every page text indexed again): the column loses NOT
  * NULL in place, which Postgres does without rewriting the table or its indexes.
  */
 describe('catalog read models: nullable company name without a rebuild', function () {

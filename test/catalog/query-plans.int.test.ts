@@ -74,7 +74,7 @@ async function generate(knex: Knex): Promise<void> {
     select gen_random_uuid(), 1, s.source, s.ref, upper(s.ref),
       (array['TX','FL','CA','NY','GA','IL','OH','PA','NC','MI','NJ','VA','WA','AZ','MA','TN','IN','MO','MD','WI'])[1 + (i * 7) % 20],
       -- A few filings name no company (spec: a field not marked required may be null).
-      case when i % 500 = 17 then null else 'Company ' || (10000 + i % 2000) end, case when i % 20 = 0 then null else array[(10000 + i % 2000)::text] end,
+      case when i % 499 = 17 then null else 'Company ' || (10000 + i % 2000) end, case when i % 20 = 0 then null else array[(10000 + i % 2000)::text] end,
       (100 + i % 300)::text, array['carrier_' || (10000 + i % 2000)], 'carrier_group_' || (100 + i % 300),
       'Product ' || (i % 500), 'Type', 'Sub type',
       case when i % 20 = 1 then null else (array['04.0','19.0','17.0','01.0','20.0','16.0'])[1 + i % 6] end, null,
