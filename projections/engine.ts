@@ -193,12 +193,17 @@ export class ProjectionEngine {
     return p;
   }
 
-  /** Creates missing read models; rebuilds those whose projector version changed. */
+  /**
+   * Creates missing read models; upgrades existing ones in place (Projector.upgradeSchema: also those about to be
+   * rebuilt, whose live tables keep serving and taking this release's events until the swap); rebuilds those
+   * whose projector version changed.
+   */
   async ensureSchemas(): Promise<void> {
     const stale: string[] = [];
     await withAdvisoryLock(this.knex, SCHEMA_LOCK, async () => {
       for (const p of this.byName.values()) {
         const cp = await this.readCheckpoint(this.knex, p.name);
+        if (cp && p.upgradeSchema) await this.knex.transaction((trx) => p.upgradeSchema!(trx, (t) => t));
         if (!cp) {
           await this.knex.transaction(async (trx) => {
             await this.dropTables(trx, p, '');

@@ -28,6 +28,13 @@ export interface Projector {
    * look-ups by key) belong in createSchema.
    */
   createIndexes?(trx: Knex.Transaction, table: TableNamer): Promise<void>;
+  /**
+   * Optional: brings live tables that an earlier release created up to what createSchema creates now, in place,
+   * for changes Postgres makes without rewriting data (a column losing NOT NULL), where a version bump would
+   * project the whole log again. Runs at every start on existing read models (before any rebuild), so it must be
+   * idempotent and cheap once done. Anything that needs the data projected again is a version bump instead.
+   */
+  upgradeSchema?(trx: Knex.Transaction, table: TableNamer): Promise<void>;
   /** Applies a batch in order, inside the transaction that also moves the checkpoint. */
   apply(ctx: ProjectionContext, events: RecordedEvent[]): Promise<void>;
   /**

@@ -12,7 +12,8 @@ export interface CatalogFilingFields {
   source: CatalogSource;
   sourceReference: string;
   state: string;
-  companyName: string;
+  /** Null when the source names no company (events before nullable names always carry one). */
+  companyName: string | null;
   naicCompanyCodes: string[] | null;
   naicGroupCode: string | null;
   carrierIds: string[] | null;

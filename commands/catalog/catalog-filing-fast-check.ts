@@ -153,7 +153,7 @@ function check(record: Record<string, unknown>): CatalogFilingImportRecord {
     source,
     sourceReference: reference,
     state: matching(record.state, STATE).toUpperCase(),
-    companyName: text(record.companyName),
+    companyName: orNull(record.companyName, text),
     naicCompanyCodes: orNull(record.naicCompanyCodes, (x) => arrayOf(x, Infinity, (c) => matching(c, NAIC_COMPANY_CODE))),
     naicGroupCode: orNull(record.naicGroupCode, (x) => normalizeNaicGroupCode(matching(x, NAIC_GROUP))),
     carrierIds: orNull(record.carrierIds, (x) => arrayOf(x, Infinity, (c) => matching(c, CARRIER_ID))),

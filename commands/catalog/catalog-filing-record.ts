@@ -50,7 +50,7 @@ export const catalogFilingRecord = z
       .string()
       .regex(/^[A-Za-z]{2}$/, 'must be a two-letter state code')
       .transform((s) => s.toUpperCase()),
-    companyName: text,
+    companyName: optionalText,
     naicCompanyCodes: z.array(z.string().regex(NAIC_COMPANY_CODE, 'NAIC company codes are five digits')).nullable().default(null),
     naicGroupCode: z
       .string()

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
 import { queryPrepared } from '../postgres/prepared';
+import { dropNotNull } from '../postgres/drop-not-null';
 import { passageText } from './elasticsearch/passage-text';
 import type { IndexFilter, IndexWriteContext, IndexedFiling, MatchRef, Passage, SearchHit, SearchIndex, SearchPage, SearchQuery, SortKey } from '../../src/ports/search-index';
 
@@ -246,7 +247,7 @@ export class PostgresSearchIndex implements SearchIndex {
     await trx.raw(`
       create table ${t('search_filings')} (
         filing_id uuid primary key, stream_version int not null, source text not null, source_reference text not null,
-        reference_key text not null, state text not null, company_name text not null, product_name text not null,
+        reference_key text not null, state text not null, company_name text, product_name text not null,
         naic_company_codes text[], carrier_ids text[], group_id text, toi_code text, sub_toi_code text,
         normalized_outcome text not null, filing_type_normalized text not null,
         submission_date date, disposition_date date, state_status_changed_date date,
@@ -275,6 +276,15 @@ export class PostgresSearchIndex implements SearchIndex {
       alter table ${t('search_pages')} alter column tsv set storage main, alter column body set storage main;
       create index on ${t('search_pages')} (filing_id, file_id);
     `);
+  }
+
+  /**
+   * company_name is null for a filing whose source names no company: a sort key of the window (`nulls last` both
+   * ways), which no companyName filter matches. Tables created before were NOT NULL; dropping that is a catalog
+   * change only, so the index is not built again.
+   */
+  async upgradeSchema(trx: Knex.Transaction, t: (logical: string) => string): Promise<void> {
+    await dropNotNull(trx, t('search_filings'), 'company_name');
   }
 
   async upsert({ trx, table: t }: IndexWriteContext, filings: IndexedFiling[]): Promise<void> {

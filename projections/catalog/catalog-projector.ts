@@ -10,6 +10,7 @@ import { CATALOG_RUN_GROUP } from './run-group';
 import { upsertRows } from '../batch-sql';
 import { listRecordJson } from './catalog-list-record';
 import { upsertCatalogFilings, type CatalogFilingWrite } from './catalog-filing-upsert';
+import { dropNotNull } from '../../infra/postgres/drop-not-null';
 
 export const CATALOG_FILINGS = 'catalog_filings';
 /**
@@ -44,7 +45,7 @@ export class CatalogProjector implements GroupedProjector {
         source_reference text not null,
         source_reference_key text not null,
         state text not null,
-        company_name text not null,
+        company_name text,
         naic_company_codes text[],
         naic_group_code text,
         carrier_ids text[],
@@ -69,6 +70,17 @@ export class CatalogProjector implements GroupedProjector {
       create table ${t(CATALOG_COMPANY_NAMES)} (name text primary key, lower_name text not null generated always as (lower(name)) stored);
       create table ${t(CATALOG_PRODUCT_NAMES)} (name text primary key, lower_name text not null generated always as (lower(name)) stored);
     `);
+  }
+
+  /**
+   * company_name is null when the source names no company (spec: a field not marked required may be null). Unlike
+   * the other text fields that may be missing (kept as '' in their filter columns, catalog-filing-upsert.ts), it
+   * is a sort key, and a real null is what the list's ORDER BY ... nulls last and keyset branches (`is null`)
+   * already place last in both directions; '' would sort first ascending. Tables created before were NOT NULL:
+   * dropping that changes only Postgres's catalog, so the read model is not projected again (no version bump).
+   */
+  async upgradeSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
+    await dropNotNull(trx, t(CATALOG_FILINGS), 'company_name');
   }
 
   /** The list's indexes: a rebuild builds them once after loading every filing. */
@@ -144,7 +156,7 @@ export class CatalogProjector implements GroupedProjector {
     await upsertCatalogFilings(trx, t(CATALOG_FILINGS), [...rows.values()]);
     // Every name of the batch, also those a later event of the batch replaced: one-by-one application
     // would have recorded them too, and an extra name matches no filing.
-    // A filing without a product name (null) adds no name.
+    // A filing without a company or product name (null) adds no name.
     const names = (column: 'company_name' | 'product_name') => [...new Set(seen.map((r) => r[column]).filter((n): n is string => !!n))].sort().map((name) => ({ name }));
     await upsertRows(trx, t(CATALOG_COMPANY_NAMES), names('company_name'), { conflict: ['name'], update: 'ignore' });
     await upsertRows(trx, t(CATALOG_PRODUCT_NAMES), names('product_name'), { conflict: ['name'], update: 'ignore' });

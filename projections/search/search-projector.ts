@@ -42,6 +42,10 @@ export class SearchProjector implements Projector {
     return this.index.createSchema(trx, t);
   }
 
+  async upgradeSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
+    await this.index.upgradeSchema?.(trx, t);
+  }
+
   async promote(shadow: TableNamer): Promise<void> {
     await this.index.promote?.(shadow);
   }

@@ -9,7 +9,8 @@ export interface CatalogRow {
   source: string;
   source_reference: string;
   state: string;
-  company_name: string;
+  /** Null when the source names no company (a real null, unlike the '' of the other missing text fields). */
+  company_name: string | null;
   naic_company_codes: string[] | null;
   naic_group_code: string | null;
   carrier_ids: string[] | null;
@@ -129,7 +130,10 @@ export const CatalogFiling = z
     sourceReference: z.string(),
     // The formats the spec gives these fields (the schema only describes; it validates nothing).
     state: z.string().openapi({ pattern: '^[A-Za-z]{2}$' }),
-    companyName: z.string(),
+    companyName: z
+      .string()
+      .nullable()
+      .describe('Null when the source names no company: no companyName or companyNameContains filter matches it, and a companyName sort puts it last in both directions.'),
     naicCompanyCodes: z.array(z.string().openapi({ pattern: '^[0-9]{5}$' })).nullable(),
     naicGroupCode: z.string().openapi({ pattern: '^[1-9][0-9]*$', description: 'No leading zeros.' }).nullable(),
     carrierIds: z.array(z.string().openapi({ pattern: '^carrier_' })).nullable(),

@@ -114,6 +114,8 @@ export interface SearchIndex {
   readonly schemaVersion?: number;
   /** Creates the store; `table` names it (a rebuild passes its shadow namer). External engines create a new physical index here. */
   createSchema(trx: Knex.Transaction, table: (logical: string) => string): Promise<void>;
+  /** Optional: upgrades a store an earlier release created, in place (Projector.upgradeSchema). */
+  upgradeSchema?(trx: Knex.Transaction, table: (logical: string) => string): Promise<void>;
   /** Replaces what is indexed for each filing (metadata and documents), unless a newer version is already there. */
   upsert(ctx: IndexWriteContext, filings: IndexedFiling[]): Promise<void>;
   remove(ctx: IndexWriteContext, filingIds: string[]): Promise<void>;

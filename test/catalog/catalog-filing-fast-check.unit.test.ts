@@ -132,6 +132,18 @@ describe('catalog_filing fast validation path', () => {
     assert.equal(parseCatalogFilingRecord(fromJson(catalogFiling({ source: 'serff', sourceReference: 'FL-' }))).sourceReference, 'FL-');
   });
 
+  it('rule: companyName may be null or left out (spec, Resources: not marked required): the record parses with companyName null, on the fast path too', () => {
+    const { companyName: _absent, ...withoutName } = catalogFiling();
+    for (const r of [fromJson(catalogFiling({ companyName: null })), fromJson(withoutName)]) {
+      assert.equal(parseCatalogFilingRecord(r).companyName, null);
+      const fast = fastCatalogFilingRecord(r);
+      assert.ok(fast, 'a record without a company name takes the fast path');
+      assert.deepStrictEqual(fast, parseRecord(catalogFilingRecord, r));
+    }
+    // Still text when given: a wrong type is a bad line with the schema's message.
+    assert.throws(() => parseCatalogFilingRecord(fromJson(catalogFiling({ companyName: 12 }))), /companyName: /);
+  });
+
   it('isIsoDateFast agrees with isIsoDate on every day, month and leap-year edge', () => {
     const years = ['0000', '0001', '0004', '0100', '0400', '1600', '1700', '1899', '1900', '1996', '1999', '2000', '2023', '2024', '2100', '2400', '9999'];
     const two = (n: number) => String(n).padStart(2, '0');

@@ -34,6 +34,32 @@ const productRec: ProductRecord = {
   filings: [],
 };
 
+const catalogRec: CatalogFilingFields = {
+  id: '7b0c8a57-3f2e-4b8f-9c59-1b7e2d4e5f60',
+  source: 'serff',
+  sourceReference: 'ALSE-134016536',
+  state: 'TX',
+  companyName: 'Acme',
+  naicCompanyCodes: ['12345'],
+  naicGroupCode: null,
+  carrierIds: null,
+  groupId: null,
+  productName: 'P',
+  typeOfInsurance: 'T',
+  subTypeOfInsurance: 'S',
+  toiCode: null,
+  subToiCode: null,
+  filingType: 'Rate',
+  sourceStatus: 'Closed-Approved',
+  submissionDate: '2025-01-01',
+  dispositionDate: null,
+  businessType: 'Property',
+  normalizedOutcome: 'APPROVED',
+  filingTypeNormalized: 'RATE',
+  stateStatusChangedDate: null,
+  description: null,
+};
+
 describe('directory and catalog deciders (given/when/then)', () => {
   const carrier = spec(carrierDecider);
   const group = spec(carrierGroupDecider);
@@ -79,31 +105,7 @@ describe('directory and catalog deciders (given/when/then)', () => {
   });
 
   it('rule: catalog filings: unchanged re-import appends nothing, a change appends the full record, the source is fixed', () => {
-    const f: CatalogFilingFields = {
-      id: '7b0c8a57-3f2e-4b8f-9c59-1b7e2d4e5f60',
-      source: 'serff',
-      sourceReference: 'ALSE-134016536',
-      state: 'TX',
-      companyName: 'Acme',
-      naicCompanyCodes: ['12345'],
-      naicGroupCode: null,
-      carrierIds: null,
-      groupId: null,
-      productName: 'P',
-      typeOfInsurance: 'T',
-      subTypeOfInsurance: 'S',
-      toiCode: null,
-      subToiCode: null,
-      filingType: 'Rate',
-      sourceStatus: 'Closed-Approved',
-      submissionDate: '2025-01-01',
-      dispositionDate: null,
-      businessType: 'Property',
-      normalizedOutcome: 'APPROVED',
-      filingTypeNormalized: 'RATE',
-      stateStatusChangedDate: null,
-      description: null,
-    };
+    const f = catalogRec;
     const cmd = { type: 'ImportCatalogFiling' as const, filing: f, files: [] };
     filing([], cmd).then([{ type: 'CatalogFilingImported', data: { filing: f, files: [] } }]);
     const given = [{ type: 'CatalogFilingImported' as const, data: { filing: f, files: [] } }];
@@ -112,5 +114,15 @@ describe('directory and catalog deciders (given/when/then)', () => {
       { type: 'CatalogFilingUpdated', data: { filing: { ...f, sourceStatus: 'Closed-Withdrawn' }, files: [] } },
     ]);
     filing(given, { ...cmd, filing: { ...f, source: 'florida_irfs' } }).thenError('invalid_request');
+  });
+
+  it('rule: a catalog filing without a company name (null: spec, not marked required) is imported; the same record again appends nothing; naming or losing the company later appends Updated', () => {
+    const nameless: CatalogFilingFields = { ...catalogRec, companyName: null };
+    const cmd = { type: 'ImportCatalogFiling' as const, filing: nameless, files: [] };
+    filing([], cmd).then([{ type: 'CatalogFilingImported', data: { filing: nameless, files: [] } }]);
+    const given = [{ type: 'CatalogFilingImported' as const, data: { filing: nameless, files: [] } }];
+    filing(given, cmd).then([]);
+    filing(given, { ...cmd, filing: catalogRec }).then([{ type: 'CatalogFilingUpdated', data: { filing: catalogRec, files: [] } }]);
+    filing([{ type: 'CatalogFilingImported', data: { filing: catalogRec, files: [] } }], cmd).then([{ type: 'CatalogFilingUpdated', data: { filing: nameless, files: [] } }]);
   });
 });

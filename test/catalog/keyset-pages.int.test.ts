@@ -29,12 +29,14 @@ describe('catalog keyset pages', function () {
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-keyset-'));
     rt = await openRuntime(loadConfig({}, { dataDir, databaseUrl: await freshDatabaseUrl(), logLevel: 'warn' }), createLogger('silent'));
-    // Small value domains: long runs of equal keys, and nulls in each date column.
+    // Small value domains: long runs of equal keys, and nulls in each date column and in company_name (a
+    // source may name no company: spec, Resources, a field not marked required may be null).
     await rt.db.knex.raw(`
       insert into ${CATALOG_FILINGS} (id, version, source, source_reference, source_reference_key, state, company_name, product_name,
         type_of_insurance, sub_type_of_insurance, toi_code, filing_type, source_status, submission_date, disposition_date, business_type,
         normalized_outcome, filing_type_normalized, state_status_changed_date, files, list_record)
-      select gen_random_uuid(), 1, 'serff', 'R-' || i, 'R-' || i, (array['TX','FL','CA'])[1 + i % 3], 'Company ' || (i % 4), 'P', 'T', 'S',
+      select gen_random_uuid(), 1, 'serff', 'R-' || i, 'R-' || i, (array['TX','FL','CA'])[1 + i % 3],
+        case when i % 7 = 3 then null else 'Company ' || (i % 4) end, 'P', 'T', 'S',
         (array['04.0','19.0'])[1 + i % 2], 'Rate', 'Closed',
         case when i % 5 = 0 then null else date '2024-01-01' + (i % 6) end,
         case when i % 4 = 1 then null else date '2024-02-01' + (i % 3) end,
@@ -42,7 +44,7 @@ describe('catalog keyset pages', function () {
         case when i % 3 = 2 then null else date '2024-03-01' + (i % 2) end, '[]'::jsonb, ''
       from generate_series(1, 300) as i;
       update ${CATALOG_FILINGS} set list_record = ${LIST_RECORD_SQL};
-      insert into ${CATALOG_COMPANY_NAMES} (name) select distinct company_name from ${CATALOG_FILINGS};
+      insert into ${CATALOG_COMPANY_NAMES} (name) select distinct company_name from ${CATALOG_FILINGS} where company_name is not null;
       insert into ${CATALOG_PRODUCT_NAMES} (name) select distinct product_name from ${CATALOG_FILINGS};
       analyze ${CATALOG_FILINGS};
     `);
@@ -52,7 +54,10 @@ describe('catalog keyset pages', function () {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const SORTS: string[][] = [[], ['submissionDate'], ['-dispositionDate', 'state'], ['state', '-submissionDate', 'stateStatusChangedDate'], ['-companyName', 'dispositionDate']];
+  const SORTS: string[][] = [
+    [], ['submissionDate'], ['-dispositionDate', 'state'], ['state', '-submissionDate', 'stateStatusChangedDate'], ['-companyName', 'dispositionDate'],
+    ['companyName'], ['-companyName'], ['state', 'companyName'], ['-state', '-companyName', 'submissionDate'],
+  ];
   // The ...Contains filters read one index range per matched name: 1 and 4 names, alone and with a state.
   const FILTERS: Record<string, string>[] = [
     {},

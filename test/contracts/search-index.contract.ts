@@ -135,6 +135,32 @@ export function searchIndexContract(name: string, makeFixture: () => Promise<Sea
       assert.ok(all.hits.length > 5);
     });
 
+    it('rule: a filing without a company name (null) is found with companyName null; companyName filters never match it; a companyName sort puts it last in both directions', async () => {
+      const base = indexed.find((f) => f.filing.id === corpusId('ok-roof-acv'))!;
+      const nameless = (key: string, name: string | null): IndexedFiling => ({
+        filing: { ...base.filing, id: corpusId(key), sourceReference: `${base.filing.sourceReference}-${key}`, companyName: name },
+        version: 1,
+        documents: [{ ...base.documents[0], fileId: corpusId(`${key}/doc`), pages: [{ page: 1, text: 'quokka zeppelin hangar endorsement' }] }],
+      });
+      const added = [nameless('no-company-1', null), nameless('no-company-2', 'Zebra Mutual'), nameless('no-company-3', null), nameless('no-company-4', 'Aardvark Casualty')];
+      await fx.write(added);
+      try {
+        const search = (body: Partial<SearchBody>) => fx.index.search(query({ query: 'quokka zeppelin', ...body }));
+        const found = (await search({})).hits;
+        assert.deepEqual(found.map((h) => [h.filing.id, h.filing.companyName]).sort(), added.map((f) => [f.filing.id, f.filing.companyName]).sort());
+        for (const direction of ['asc', 'desc'] as const) {
+          const names = (await search({ sort: [{ field: 'companyName', direction }] })).hits.map((h) => h.filing.companyName);
+          assert.deepEqual(names, direction === 'asc' ? ['Aardvark Casualty', 'Zebra Mutual', null, null] : ['Zebra Mutual', 'Aardvark Casualty', null, null], direction);
+        }
+        const filtered = async (filters: SearchBody['filters']) => (await search({ filters })).hits.map((h) => h.filing.companyName).sort();
+        assert.deepEqual(await filtered([{ field: 'companyName', operator: 'contains', value: 'u' }]), ['Aardvark Casualty', 'Zebra Mutual']);
+        assert.deepEqual(await filtered([{ field: 'companyName', operator: 'contains', value: 'null' }]), []);
+        assert.deepEqual(await filtered([{ field: 'companyName', operator: 'eq', value: 'null' }]), []);
+      } finally {
+        await fx.remove(added.map((f) => f.filing.id));
+      }
+    });
+
     it('rule: an older version never overwrites a newer one; a newer one replaces documents; remove deletes', async () => {
       const base = indexed.find((f) => f.filing.id === corpusId('solar-panels'))!;
       const newer: IndexedFiling = { ...base, version: 3, documents: [{ ...base.documents[1], pages: [{ page: 1, text: 'geothermal coverage' }] }] };

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { openRuntime, type Runtime } from '../../src/runtime';
+import { catalogFiling, importRecords } from '../support/catalog-records';
+import { freshDatabaseUrl } from '../support/postgres';
+
+/** Whether a column is declared NOT NULL. */
+async function notNull(knex: Knex, table: string, column: string): Promise<boolean> {
+  const r = await knex.raw(`select attnotnull from pg_attribute where attrelid = to_regclass(?) and attname = ?`, [table, column]);
+  return r.rows[0].attnotnull as boolean;
+}
+
+/** What a rebuild would change: the tables' oids (a rebuild swaps in new tables) and the checkpoints. */
+async function identity(knex: Knex): Promise<unknown> {
+  const tables = await knex.raw(`select relname, oid::int from pg_class where relname in ('catalog_filings', 'search_filings') order by relname`);
+  const checkpoints = await knex.raw(`select name, commit_position::text, prepare_position::text, version from projection_checkpoints where name in ('catalog', 'search_index') order by name`);
+  return { tables: tables.rows, checkpoints: checkpoints.rows };
+}
+
+/**
+ * A catalog that a release before nullable company names built (catalog_filings.company_name and
+ * search_filings.company_name NOT NULL) is brought up to date when the service starts, without rebuilding the
+ * read models from the log (every filing projected again, and every page text indexed again): the column loses NOT
+ * NULL in place, which Postgres does without rewriting the table or its indexes.
+ */
+describe('catalog read models: nullable company name without a rebuild', function () {
+  this.timeout(120_000);
+  let dataDir: string;
+  let databaseUrl: string;
+  let rt: Runtime | null = null;
+  const open = async () => (rt = await openRuntime(loadConfig({}, { dataDir, databaseUrl, logLevel: 'warn' }), createLogger('silent')));
+
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-upgrade-'));
+    databaseUrl = await freshDatabaseUrl();
+  });
+  after(async () => {
+    await rt?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('rule: a company_name column made NOT NULL by an earlier release becomes nullable at start, the existing rows and checkpoints kept; then a filing without a company name projects', async () => {
+    const named = catalogFiling({ companyName: 'Acme Insurance Company' });
+    let knex = (await open()).db.knex;
+    assert.equal((await importRecords(rt!, [named])).failed, 0);
+    // The schema as the earlier release created it.
+    await knex.raw(`alter table catalog_filings alter column company_name set not null; alter table search_filings alter column company_name set not null`);
+    const before = await identity(knex);
+    await rt!.close();
+
+    knex = (await open()).db.knex;
+    assert.equal(await notNull(knex, 'catalog_filings', 'company_name'), false);
+    assert.equal(await notNull(knex, 'search_filings', 'company_name'), false);
+    assert.deepEqual(await identity(knex), before, 'no rebuild: same tables, same checkpoints');
+
+    const nameless = catalogFiling({ companyName: null });
+    const r = await importRecords(rt!, [nameless]);
+    assert.equal(r.failed, 0, JSON.stringify(r.errors));
+    const rows = await knex.raw(`select id::text, company_name, list_record::json->>'companyName' as served from catalog_filings order by company_name nulls last`);
+    assert.deepEqual(rows.rows, [
+      { id: named.id, company_name: 'Acme Insurance Company', served: 'Acme Insurance Company' },
+      { id: nameless.id, company_name: null, served: null },
+    ]);
+    const indexed = await knex.raw(`select company_name, record->>'companyName' as served from search_filings where filing_id = ?`, [nameless.id as string]);
+    assert.deepEqual(indexed.rows, [{ company_name: null, served: null }]);
+  });
+
+  it('rule: the upgrade is idempotent: starting again changes nothing', async () => {
+    const knex = rt!.db.knex;
+    const before = await identity(knex);
+    await rt!.close();
+    await open();
+    assert.deepEqual(await identity(rt!.db.knex), before);
+  });
+});
