@@ -1,8 +1,9 @@
 import type { FileIngest } from '../../src/ports/file-ingest';
 import type { ImportContext, ImportOutcome, RecordImporter } from '../import/record-importer';
 import type { BatchedAppender } from '../import/batched-appender';
+import type { ClaimRule } from '../import/claims';
 import type { CatalogFilingFields } from './catalog-events';
-import { catalogFilingDecider } from './catalog-filing';
+import { catalogFilingDecider, type CatalogFilingCommand } from './catalog-filing';
 import { parseCatalogFilingRecord } from './catalog-filing-record';
 
 export const CATALOG_PROJECTION = 'catalog';
@@ -12,7 +13,24 @@ export class CatalogFilingImporter implements RecordImporter {
   readonly types = ['catalog_filing'] as const;
   readonly projections = [CATALOG_PROJECTION] as const;
 
-  constructor(private readonly ingest: FileIngest, private readonly appender: BatchedAppender) {}
+  constructor(
+    private readonly ingest: FileIngest,
+    private readonly appender: BatchedAppender,
+    /** A file id belongs to one filing (file-claims.ts). */
+    private readonly fileClaims: ClaimRule<CatalogFilingCommand>,
+  ) {}
+
+  /** Two lines listing one file id run in file order: the later one is the second claim, refused. */
+  sequenceKeys(record: Record<string, unknown>): string[] {
+    const files = record.files;
+    if (!Array.isArray(files)) return [];
+    const keys: string[] = [];
+    for (const f of files as unknown[]) {
+      const id = f && typeof f === 'object' ? (f as { fileId?: unknown }).fileId : undefined;
+      if (typeof id === 'string') keys.push(`file:${id.toLowerCase()}`);
+    }
+    return keys;
+  }
 
   /**
    * Not async, and the append continues in a callback that holds only the filing: an async function
@@ -29,7 +47,7 @@ export class CatalogFilingImporter implements RecordImporter {
     const { type: _type, files, ...fields } = parsed;
     const filing: CatalogFilingFields = fields;
     return Promise.all(files.map((f) => this.ingest.prepare(f, ctx.baseDir)))
-      .then((prepared) => this.appender.submit(catalogFilingDecider, `catalogFiling-${filing.id}`, { type: 'ImportCatalogFiling', filing, files: prepared }, ctx.metadata))
+      .then((prepared) => this.appender.submit(catalogFilingDecider, `catalogFiling-${filing.id}`, { type: 'ImportCatalogFiling', filing, files: prepared }, ctx.metadata, this.fileClaims))
       .then((r) => ({ status: r.status }));
   }
 }

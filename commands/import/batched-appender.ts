@@ -7,6 +7,7 @@ import { appendMany, type StreamAppend } from '../../infra/eventstore/postgres-b
 import { fold, type Decider } from '../../src/domain/decider';
 import { ExpectedVersionConflict } from '../../src/domain/errors';
 import type { EventMetadata, LogPosition, NewEvent } from '../../src/domain/events';
+import { BatchClaims, type ClaimRule } from './claims';
 
 export interface AppendOutcome {
   status: 'created' | 'updated' | 'unchanged';
@@ -18,11 +19,19 @@ interface Job {
   streamId: string;
   command: unknown;
   metadata: EventMetadata;
+  claims: ClaimRule<unknown> | null;
   resolve(o: AppendOutcome): void;
   reject(e: unknown): void;
 }
 
 const MAX_CONFLICT_RETRIES = 5;
+
+/** Jobs of a batch whose claims another stream holds: the batch's transaction is rolled back without them. */
+class RefusedClaims extends Error {
+  constructor(readonly refused: Map<Job, Error>) {
+    super(`${refused.size} claims refused`);
+  }
+}
 
 /**
  * The import's command path in batches: the same decide/append-with-expected-version as
@@ -30,6 +39,11 @@ const MAX_CONFLICT_RETRIES = 5;
  * what makes thousands of records per second possible. Flushes run one at a time, so jobs for one
  * stream are decided in submission order; the appends of a batch are one statement (appendMany).
  * Other event stores fall back to the one-by-one handler.
+ *
+ * A job may carry a ClaimRule (keys unique across streams, such as a catalog filing's file ids): the
+ * claims of the jobs that append are taken in the batch's transaction, before its appends, and a job
+ * whose key another stream holds is refused with the rule's error; the rest of the batch is decided
+ * again without it (a refused job's events may have been folded into a later job of its stream).
  */
 export class BatchedAppender {
   private queue: Job[] = [];
@@ -47,15 +61,19 @@ export class BatchedAppender {
     private readonly maxDelayMs = 3,
   ) {}
 
-  submit<S, C, E extends NewEvent>(decider: Decider<S, C, E>, streamId: string, command: C, metadata: EventMetadata): Promise<AppendOutcome> {
+  submit<S, C, E extends NewEvent>(decider: Decider<S, C, E>, streamId: string, command: C, metadata: EventMetadata, claims?: ClaimRule<C>): Promise<AppendOutcome> {
     if (!(this.store instanceof PostgresEventStore)) {
-      return this.handler.execute(decider, streamId, command, { metadata }).then((r) => ({
+      // The claims live in Postgres and the log elsewhere: nothing commits both at once. They are taken
+      // (in their own transaction) once the decision is known to append, just before the append: a
+      // failed append leaves the keys with this stream, which a retry of the same record takes again.
+      const cmd = claims ? (state: S) => this.claimBeforeAppend(decider, state, command, claims) : command;
+      return this.handler.execute(decider, streamId, cmd, { metadata }).then((r) => ({
         status: r.events.length === 0 ? 'unchanged' : r.version === r.events.length ? 'created' : 'updated',
         position: r.position,
       }));
     }
     return new Promise<AppendOutcome>((resolve, reject) => {
-      this.queue.push({ decider: decider as unknown as Job['decider'], streamId, command, metadata, resolve, reject });
+      this.queue.push({ decider: decider as unknown as Job['decider'], streamId, command, metadata, claims: (claims as ClaimRule<unknown> | undefined) ?? null, resolve, reject });
       if (this.queue.length >= this.maxBatch) this.schedule();
       else if (!this.timer) this.timer = setTimeout(() => this.schedule(), this.maxDelayMs);
     });
@@ -75,12 +93,30 @@ export class BatchedAppender {
     });
   }
 
+  private async claimBeforeAppend<S, C, E extends NewEvent>(decider: Decider<S, C, E>, state: S, command: C, rule: ClaimRule<C>): Promise<C> {
+    if (decider.decide(state, command).length === 0) return command;
+    const claims = rule.claimsOf(command);
+    const held = await this.knex.transaction((trx) => rule.store.take(trx, claims));
+    for (const c of claims) {
+      const holder = held.get(c.key);
+      if (holder !== undefined) throw rule.refusal(c, holder);
+    }
+    return command;
+  }
+
   private async flush(batch: Job[]): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0; batch.length; attempt++) {
       try {
         await this.tryFlush(batch);
         return;
       } catch (e) {
+        if (e instanceof RefusedClaims) {
+          // Not a conflict: the batch shrinks each time, so this ends. Retries are left untouched.
+          for (const [job, error] of e.refused) job.reject(error);
+          batch = batch.filter((j) => !e.refused.has(j));
+          attempt--;
+          continue;
+        }
         // Another writer (a second import, say) moved a stream: reload and decide again. The same after
         // a deadlock: the API's concurrent appends share a transaction too (AppendBatcher), and the
         // server rolled this batch's transaction back whole.
@@ -140,8 +176,26 @@ export class BatchedAppender {
       for (const event of a.events) entry.events.push({ event, metadata: a.job.metadata });
       lastVersion.set(a.job, entry.expected + entry.events.length);
     }
+    const claims = new Map<ClaimRule<unknown>, BatchClaims>();
+    appends.forEach((a, i) => {
+      const rule = a.job.claims;
+      if (!rule) return;
+      let batchClaims = claims.get(rule);
+      if (!batchClaims) claims.set(rule, (batchClaims = new BatchClaims()));
+      batchClaims.add(i, rule.claimsOf(a.job.command));
+    });
     let positions = new Map<string, LogPosition>();
-    if (byStream.size) positions = await this.knex.transaction((trx) => appendMany(trx, [...byStream.values()]));
+    if (byStream.size) {
+      positions = await this.knex.transaction(async (trx) => {
+        const refused = new Map<Job, Error>();
+        for (const [rule, batchClaims] of claims) {
+          const held = await rule.store.take(trx, batchClaims.toTake);
+          for (const [i, r] of batchClaims.settle(held)) if (!refused.has(appends[i].job)) refused.set(appends[i].job, rule.refusal(r.claim, r.holder));
+        }
+        if (refused.size) throw new RefusedClaims(refused);
+        return appendMany(trx, [...byStream.values()]);
+      });
+    }
     for (const a of appends) a.job.resolve({ status: a.created ? 'created' : 'updated', position: positions.get(`${a.job.streamId}@${lastVersion.get(a.job)}`) ?? null });
     for (const s of settled) {
       if (s.outcome) s.job.resolve(s.outcome);

@@ -62,7 +62,10 @@ async function* lines(file: string, onBytes: (n: number) => void): AsyncGenerato
   if (pending.length) yield Buffer.concat(pending).toString('utf8');
 }
 
-/** Per-record ordering key: re-stating a record later in the file must apply after the earlier one. */
+/**
+ * Per-record ordering key: re-stating a record later in the file must apply after the earlier one.
+ * An importer's `sequenceKeys` add more (a catalog filing's file ids), kept apart by a \u0001 prefix.
+ */
 function recordKey(r: Record<string, unknown>): string {
   return `${String(r.type)}\u0000${typeof r.scope === 'string' ? r.scope : ''}\u0000${typeof r.id === 'string' ? r.id : ''}`;
 }
@@ -132,11 +135,22 @@ export async function importFile(file: string, opts: ImportOptions): Promise<Imp
     while (inFlight >= concurrency) await new Promise<void>((r) => (slotFree = r));
     inFlight++;
     const key = recordKey(record);
-    const before = tails.get(key) ?? Promise.resolve();
+    let extra: string[] = [];
+    try {
+      extra = importer.sequenceKeys?.(record) ?? [];
+    } catch {
+      // A line too malformed to name its keys fails its own validation.
+    }
+    const keys = extra.length ? [key, ...extra.map((k) => `\u0001${k}`)] : [key];
+    let before: Promise<unknown> | undefined = tails.get(key);
+    if (extra.length) {
+      const earlier = keys.map((k) => tails.get(k)).filter((p): p is Promise<void> => !!p);
+      before = earlier.length > 1 ? Promise.all(earlier) : earlier[0];
+    }
     // Handed over and forgotten: the task's closure lives until the record's events are appended (a
     // batch later), and the parsed line (page texts included) would otherwise live that long with it.
     let given: Record<string, unknown> | null = record;
-    const task = before.then(async () => {
+    const task = (before ?? Promise.resolve()).then(async () => {
       try {
         const r = given!;
         given = null;
@@ -152,9 +166,9 @@ export async function importFile(file: string, opts: ImportOptions): Promise<Imp
         wake?.();
       }
     });
-    tails.set(key, task);
+    for (const k of keys) tails.set(k, task);
     void task.then(() => {
-      if (tails.get(key) === task) tails.delete(key);
+      for (const k of keys) if (tails.get(k) === task) tails.delete(k);
     });
   }
   await Promise.all([...tails.values()]);

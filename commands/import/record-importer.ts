@@ -20,6 +20,12 @@ export interface RecordImporter {
   import(record: Record<string, unknown>, ctx: ImportContext): Promise<ImportOutcome>;
   /** Projections an `--wait` import must see caught up for this record type. */
   readonly projections: readonly string[];
+  /**
+   * Optional: keys besides the record's own type and id that order it after earlier lines naming the
+   * same key (a catalog filing's file ids), so which of two records claiming one key wins is decided
+   * by file order, not by which finished its file work first. Reads the raw line; must not throw.
+   */
+  sequenceKeys?(record: Record<string, unknown>): string[];
 }
 
 export class ImportRecordError extends Error {}

@@ -1,6 +1,8 @@
 import type { Container } from 'inversify';
 import type { Knex } from 'knex';
 import { CatalogFilingImporter } from '../../commands/catalog/catalog-filing-importer';
+import { catalogFileClaims } from '../../commands/catalog/file-claims';
+import { PostgresFileClaims } from '../../infra/eventstore/postgres-file-claims';
 import { DIRECTORY_IMPORTERS } from '../../commands/directory/directory-importers';
 import { BatchedAppender } from '../../commands/import/batched-appender';
 import { IMPORT_TOKENS } from '../../commands/import/import-tokens';
@@ -22,7 +24,7 @@ export const catalog: Feature = (c: Container) => {
       .inSingletonScope();
   }
   c.bind(TOKENS.RecordImporter)
-    .toDynamicValue((ctx) => new CatalogFilingImporter(ctx.get<FileIngest>(TOKENS.FileIngest), ctx.get(IMPORT_TOKENS.BatchedAppender)))
+    .toDynamicValue((ctx) => new CatalogFilingImporter(ctx.get<FileIngest>(TOKENS.FileIngest), ctx.get(IMPORT_TOKENS.BatchedAppender), catalogFileClaims(new PostgresFileClaims())))
     .inSingletonScope();
   for (const make of DIRECTORY_IMPORTERS) {
     c.bind(TOKENS.RecordImporter)

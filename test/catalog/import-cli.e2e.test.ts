@@ -139,4 +139,42 @@ describe('ifrs import (the real CLI)', function () {
     assert.equal(out.imported, 1);
     assert.equal(await count(`select count(*) as n from catalog_filings where id = '${good.id}'`), 1);
   });
+  it('rule: a file id belongs to one catalog filing: a second filing listing it, in the same file or a later import, is a bad line and the rest imports', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-cli-records-'));
+    const shared = file({ text: { pages: ['the first filing owns this text'] } });
+    const a = catalogFiling({ files: [shared] });
+    const b = catalogFiling({ files: [file(), { ...shared, text: { pages: ['the second filing would have taken it'] } }] });
+    const c = catalogFiling({ files: [file()] });
+    const out = await ifrs('import', writeJsonl([a, b, c], dir), '--wait');
+    assert.deepEqual(out, { imported: 2, failed: 1, errors: [{ line: 2, message: `file ${shared.fileId} already belongs to catalog filing ${a.id}` }] });
+    const later = await ifrs('import', writeJsonl([catalogFiling(), b], fs.mkdtempSync(path.join(dir, 'later-'))), '--wait');
+    assert.deepEqual(later, { imported: 1, failed: 1, errors: [{ line: 2, message: `file ${shared.fileId} already belongs to catalog filing ${a.id}` }] });
+    assert.deepEqual((await db.query('select filing_id from files_entries where file_id = $1', [shared.fileId])).rows, [{ filing_id: a.id }]);
+    assert.equal(await count(`select count(*) as n from catalog_filings where id = '${b.id}'`), 0);
+  });
+
+  it('rule: a file id belongs to one catalog filing: two import processes racing for the same file ids import exactly one filing per file id, and the files read model agrees', async () => {
+    const n = 600;
+    const files = Array.from({ length: n }, () => file({ text: { pages: ['shared file text'] } }));
+    const xs = files.map((f) => catalogFiling({ files: [f] }));
+    const ys = files.map((f) => catalogFiling({ files: [f] }));
+    // Opposite orders: while both run, each process reaches the other's first claims last.
+    const fx = writeJsonl(xs, fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-cli-race-x-')));
+    const fy = writeJsonl(ys.slice().reverse(), fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-cli-race-y-')));
+    const [ox, oy] = await Promise.all([ifrs('import', fx, '--wait'), ifrs('import', fy, '--wait')]);
+    assert.equal(ox.imported + oy.imported, n, JSON.stringify({ x: [ox.imported, ox.failed], y: [oy.imported, oy.failed] }));
+    assert.equal(ox.failed + oy.failed, n);
+    for (const e of [...ox.errors, ...oy.errors]) assert.match(e.message, /^file [0-9a-f-]{36} already belongs to catalog filing [0-9a-f-]{36}$/);
+    const ids = [...xs, ...ys].map((r) => r.id);
+    const imported = new Set((await db.query('select id from catalog_filings where id = any($1::uuid[])', [ids])).rows.map((r) => r.id));
+    const owners = new Map((await db.query('select file_id, filing_id from files_entries where file_id = any($1::uuid[])', [files.map((f) => f.fileId)])).rows.map((r) => [r.file_id, r.filing_id]));
+    const claims = new Map((await db.query('select file_id, filing_id from catalog_file_claims where file_id = any($1::uuid[])', [files.map((f) => f.fileId)])).rows.map((r) => [r.file_id, r.filing_id]));
+    files.forEach((f, i) => {
+      const won = [imported.has(xs[i].id), imported.has(ys[i].id)];
+      assert.equal(won.filter(Boolean).length, 1, `file ${i}: ${won}`);
+      const winner = won[0] ? xs[i].id : ys[i].id;
+      assert.equal(owners.get(f.fileId), winner, `file ${i}: the inventory holds it for the filing that was imported`);
+      assert.equal(claims.get(f.fileId), winner);
+    });
+  });
 });

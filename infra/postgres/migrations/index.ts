@@ -7,6 +7,7 @@ import * as m008 from './008_no_type_order_index';
 import * as m006 from './006_small_blobs';
 import * as m005 from './005_typed_append_notifications';
 import * as m004 from './004_bus_processed_events';
+import * as m009 from './009_catalog_file_claims';
 
 /** Versioned SQL migrations of the infrastructure tables (read models own their schema: see projections/engine). */
 const migrations: Record<string, Knex.Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Knex.Migration> = {
   '006_small_blobs': m006,
   '007_no_append_notify': m007,
   '008_no_type_order_index': m008,
+  '009_catalog_file_claims': m009,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,71 @@
+import type { Knex } from 'knex';
+import type { DomainError } from '../../src/domain/errors';
+
+/** A unique key one stream holds for good (a file id a catalog filing lists), and that stream's owner id. */
+export interface Claim {
+  key: string;
+  owner: string;
+}
+
+/**
+ * Where claims are kept: write-side state next to the event log, taken in the same transaction as the
+ * appends that need them (a read model would lag behind the log, and two imports could both miss the other).
+ */
+export interface ClaimStore {
+  /**
+   * Takes every free key (in key order, so two takers of overlapping keys cannot deadlock) and returns,
+   * for each key held by ANOTHER owner, that holder. A key its own claimant already holds is no conflict.
+   * A key a running transaction is taking waits for it: committed, it is the holder; rolled back, taken here.
+   */
+  take(trx: Knex.Transaction, claims: Claim[]): Promise<Map<string, string>>;
+}
+
+/**
+ * A uniqueness rule across streams, which a decider (one stream) cannot see: the keys a command's events
+ * take, and the line error when another stream holds one. The BatchedAppender enforces it.
+ */
+export interface ClaimRule<C> {
+  /** Pure: what an append of this command's decision claims. */
+  claimsOf(command: C): Claim[];
+  readonly store: ClaimStore;
+  refusal(claim: Claim, holder: string): DomainError;
+}
+
+export interface Refusal {
+  claim: Claim;
+  holder: string;
+}
+
+/**
+ * The claims of one append batch, in batch order: each key goes to the store once, for its first
+ * claimant; a later job of another owner loses it to that one (the store only sees the first).
+ */
+export class BatchClaims {
+  readonly toTake: Claim[] = [];
+  private readonly first = new Map<string, string>();
+  private readonly jobs: { job: number; claims: Claim[] }[] = [];
+
+  add(job: number, claims: Claim[]): void {
+    this.jobs.push({ job, claims });
+    for (const c of claims) {
+      if (this.first.has(c.key)) continue;
+      this.first.set(c.key, c.owner);
+      this.toTake.push(c);
+    }
+  }
+
+  /** The refused jobs (each for its first refused key), given what the store reported held by others. */
+  settle(heldElsewhere: Map<string, string>): Map<number, Refusal> {
+    const refused = new Map<number, Refusal>();
+    for (const { job, claims } of this.jobs) {
+      for (const claim of claims) {
+        const holder = heldElsewhere.get(claim.key) ?? this.first.get(claim.key)!;
+        if (holder !== claim.owner) {
+          refused.set(job, { claim, holder });
+          break;
+        }
+      }
+    }
+    return refused;
+  }
+}
