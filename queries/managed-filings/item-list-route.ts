@@ -24,7 +24,7 @@ export class ItemListRoute implements RouteModule {
         method: 'get',
         paths: ['/managed-filings/{filingId}/items'],
         summary: 'Items of a working filing',
-        description: 'Needs filing read access; default limit 50.',
+        description: "Needs filing read access; default limit 50. Each item shows its artifacts' current versions and names.",
         tags: ['working filings'],
         params: FilingIdParams,
         query: Query,

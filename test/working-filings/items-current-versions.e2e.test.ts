@@ -76,6 +76,22 @@ describe('working filings: items follow their artifacts\' current content', () =
     assert.deepEqual(await listed(f, item.id), artifactOnly.body);
   });
 
+  it('rule: concurrent PATCHes naming artifacts (re-decided on version conflicts) all succeed and each answer shows current versions', async () => {
+    const f = await newFiling();
+    const a = (await upload(t.baseUrl, editor.apiKey, scope, 'a', { name: 'race-v1.txt' })).artifact;
+    const b = (await upload(t.baseUrl, editor.apiKey, scope, 'b', { name: 'race-b.txt' })).artifact;
+    const item = (await api().post(`/managed-filings/${f}/items`, { artifactId: a.id })).body;
+    const a2 = await newVersion(a.id, 'race-v2.txt');
+    const rs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => api().patch(`/managed-filings/${f}/items/${item.id}`, { attachments: i % 2 ? [{ artifactId: b.id }] : [{ artifactId: a.id }, { artifactId: b.id }] })),
+    );
+    assert.deepEqual(rs.map((r) => r.status), Array(20).fill(200));
+    for (const [i, r] of rs.entries()) {
+      assert.equal(r.body.artifactVersionId, a2.currentVersion.id);
+      assert.deepEqual(r.body.attachments, i % 2 ? [attachment(b)] : [attachment(a2), attachment(b)]);
+    }
+  });
+
   it('rule: the events history keeps the version each item write saw', async () => {
     const f = await newFiling();
     const a = (await upload(t.baseUrl, editor.apiKey, scope, 'a', { name: 'hist-v1.txt' })).artifact;
