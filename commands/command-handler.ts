@@ -23,9 +23,13 @@ export interface CommandOptions {
  * whenever the command appends nothing, `check` runs it on its own. Its refusals come before the
  * decider's, as a check made before deciding would give them.
  */
-export interface CommandGuard<G> {
-  /** The rule as SQL for `EventStore.appendGuarded`. */
-  append: AppendGuard;
+export interface CommandGuard<G, S = unknown> {
+  /**
+   * The rule as SQL for `EventStore.appendGuarded`. A function gets the state the command's events
+   * lead to: the guard's row can then also carry a look-up over ids that state names (what the
+   * answer shows), in the same round trip.
+   */
+  append: AppendGuard | ((after: S) => AppendGuard);
   /** What the command needs from an `ok` row of `append`. */
   fromRow(row: Record<string, unknown>): G;
   /** The same rule on its own: throws the refusal's error (404, 403, 400...), returns what fromRow would otherwise. */
@@ -35,7 +39,7 @@ export interface CommandGuard<G> {
 export interface CachedCommandOptions<S, G = undefined> extends CommandOptions {
   /** Decide on the state this process last wrote to the stream instead of reading it (see StreamStateCache). */
   cache?: StreamStateCache<S>;
-  guard?: CommandGuard<G>;
+  guard?: CommandGuard<G, S>;
 }
 
 export interface CommandResult<S, E, G = undefined> {
@@ -114,8 +118,9 @@ export class CommandHandler {
       }
       try {
         let r;
+        const after = fold(decider, events as EventLike<E>[], state);
         if (guard && guardInAppend) {
-          const g = await this.store.appendGuarded!(streamId, events, version, opts.metadata, guard.append);
+          const g = await this.store.appendGuarded!(streamId, events, version, opts.metadata, typeof guard.append === 'function' ? guard.append(after) : guard.append);
           if (!g.result) {
             // Refused: the check on its own throws the refusal's error. Should it pass (the look-up changed
             // in between), the command goes on as one checked before appending.
@@ -125,7 +130,6 @@ export class CommandHandler {
           guarded = guard.fromRow(g.guard!);
           r = g.result;
         } else r = await this.store.append(streamId, events, version, opts.metadata);
-        const after = fold(decider, events as EventLike<E>[], state);
         // Cached as a reader would fold it: the store keeps event data as JSON (undefined fields vanish).
         cache?.set(streamId, fold(decider, events.map((e) => ({ ...e, data: JSON.parse(JSON.stringify(e.data ?? {})) })) as EventLike<E>[], state), r.nextVersion);
         await this.awaitProjections(r.position, opts.waitFor);

@@ -24,6 +24,7 @@ export class ItemWriteRoutes implements RouteModule {
         method: 'patch',
         paths: ['/managed-filings/{filingId}/items/{itemId}'],
         summary: 'Edit or replace an item (last write wins)',
+        description: "Needs filing edit permission. Replacing artifactId changes the working reference only; the answer shows the item's artifacts at their current versions.",
         tags: ['working filings'],
         params: ItemParams,
         body: PatchItemBody,

@@ -6,7 +6,8 @@ import { invalidRequest, notFound, type ErrorDetail } from '../../src/domain/err
 import type { EventMetadata } from '../../src/domain/events';
 import type { Principal } from '../../src/identity/principal';
 import { scopeIdOf, type FilingAccessService } from '../../queries/managed-filings/filing-access';
-import type { ReferenceLookups } from '../../queries/managed-filings/reference-lookups';
+import type { ArtifactRef, ReferenceLookups } from '../../queries/managed-filings/reference-lookups';
+import { artifactIdsOf, withCurrentArtifacts } from '../../queries/managed-filings/current-artifacts';
 import { commentFromState, fullFilingFromState, itemFromState } from '../../queries/managed-filings/records';
 import {
   MANAGED_FILINGS_PROJECTION,
@@ -36,6 +37,15 @@ const namesListings = (c: Partial<FilingFields>) =>
 
 export const streamOf = (filingId: string) => `managedFiling-${filingId}`;
 
+/** The item changes that name no artifact. */
+function placementAndContext(input: ItemInput): ItemChanges {
+  const changes: ItemChanges = {};
+  if (input.scheduleType !== undefined) changes.scheduleType = input.scheduleType;
+  if (input.scheduleSeqNo !== undefined) changes.scheduleSeqNo = input.scheduleSeqNo;
+  if (input.context !== undefined) changes.context = input.context;
+  return changes;
+}
+
 /**
  * The working-filing write path: authorize through the read side (404 unseen / 403 unchangeable),
  * resolve references, then run one decider command and answer from the decided state once the read
@@ -61,14 +71,21 @@ export class ManagedFilingCommands {
    * `guard`: the caller's permission, checked inside the append (see CommandGuard), for commands
    * that need nothing else from the read side before deciding; the others check before calling.
    */
-  private run<G = undefined>(filingId: string, cmd: ManagedFilingCommand, meta: EventMetadata, waitFor: string[], retries = 0, guard?: CommandGuard<G>) {
+  private run<G = undefined>(
+    filingId: string,
+    cmd: ManagedFilingCommand | ((state: ManagedFilingState) => Promise<ManagedFilingCommand>),
+    meta: EventMetadata,
+    waitFor: string[],
+    retries = 0,
+    guard?: CommandGuard<G, ManagedFilingState>,
+  ) {
     return this.handler.execute(managedFilingDecider, streamOf(filingId), cmd, {
       metadata: meta,
       waitFor: [...waitFor, MANAGED_FILING_HISTORY_PROJECTION],
       retries,
       cache: this.states,
       // A create names a filing id generated just now: there is no stream to read.
-      newStream: cmd.type === 'CreateFiling',
+      newStream: typeof cmd !== 'function' && cmd.type === 'CreateFiling',
       guard,
     });
   }
@@ -103,10 +120,14 @@ export class ManagedFilingCommands {
     return fullFilingFromState(r.state, a.permissions);
   }
 
-  /** Resolves artifact references in the filing's scope: unknown or foreign artifacts are 400 with the body path. */
-  private async resolveArtifacts(scopeId: string, input: ItemInput): Promise<ItemChanges> {
-    const ids = [...(input.artifactId ? [input.artifactId] : []), ...(input.attachments ?? []).map((a) => a.artifactId)];
-    const found = await this.lookups.artifacts(scopeId, ids);
+  /**
+   * Resolves the artifact references the input names (found by `find`, in the filing's scope):
+   * unknown or foreign artifacts are 400 with the body path. Answers the changes and what `find`
+   * found, which also holds the current state of any `alsoIds` (the item's other artifacts).
+   */
+  private async resolveArtifacts(input: ItemInput, find: (ids: string[]) => Promise<Map<string, ArtifactRef>>, alsoIds: string[] = []) {
+    const named = [...(input.artifactId !== undefined ? [input.artifactId] : []), ...(input.attachments ?? []).map((a) => a.artifactId)];
+    const found = await find([...named, ...alsoIds]);
     const details: ErrorDetail[] = [];
     const unknown = (path: (string | number)[]) =>
       details.push({ location: 'body', path: path.map(String), code: 'invalid_value', message: 'No artifact with this id exists in the filing\'s scope.' });
@@ -127,15 +148,12 @@ export class ManagedFilingCommands {
       changes.attachments = attachments;
     }
     if (details.length) throw invalidRequest(details[0].message, details);
-    if (input.scheduleType !== undefined) changes.scheduleType = input.scheduleType;
-    if (input.scheduleSeqNo !== undefined) changes.scheduleSeqNo = input.scheduleSeqNo;
-    if (input.context !== undefined) changes.context = input.context;
-    return changes;
+    return { changes: { ...changes, ...placementAndContext(input) }, found };
   }
 
   async addItem(p: Principal, filingId: string, input: ItemInput & { artifactId: string }, requestId: string | null) {
     const a = await this.access.editableFiling(p, filingId);
-    const c = await this.resolveArtifacts(a.row.scope_id, input);
+    const { changes: c, found } = await this.resolveArtifacts(input, (ids) => this.lookups.artifacts(a.row.scope_id, ids));
     const itemId = crypto.randomUUID();
     const r = await this.run(
       filingId,
@@ -156,19 +174,43 @@ export class ManagedFilingCommands {
       [MANAGED_FILING_ITEMS_PROJECTION],
       LWW_RETRIES,
     );
-    return itemFromState(r.state.items[itemId]);
+    return itemFromState(withCurrentArtifacts(r.state.items[itemId], found));
   }
 
+  /**
+   * The answer shows the item's artifacts at their current versions (see current-artifacts.ts), found
+   * in a statement the PATCH makes anyway: the guarded append's, or the look-up of the named artifacts.
+   */
   async patchItem(p: Principal, filingId: string, itemId: string, input: ItemInput, requestId: string | null) {
-    // Artifacts are looked up in the filing's scope, which the access check finds: only a patch that
-    // names none can leave the check to the append.
-    const namesArtifacts = input.artifactId !== undefined || input.attachments !== undefined;
-    const guard = namesArtifacts ? undefined : this.access.editableFilingGuard(p, filingId);
-    // Under the guard no artifact is named, so the scope is never consulted.
-    const scopeId = guard ? '' : (await this.access.editableFiling(p, filingId)).row.scope_id;
-    const changes = await this.resolveArtifacts(scopeId, input);
-    const r = await this.run(filingId, { type: 'PatchItem', itemId, changes, now: this.now().toISOString() }, this.meta(p, requestId), [MANAGED_FILING_ITEMS_PROJECTION], LWW_RETRIES, guard);
-    return itemFromState(r.state.items[itemId]);
+    const now = this.now().toISOString();
+    if (input.artifactId === undefined && input.attachments === undefined) {
+      // Names no artifact, so nothing needs the filing's scope before deciding: the access check and the
+      // current versions of the item's artifacts ride in the append's own statement.
+      const cmd = { type: 'PatchItem' as const, itemId, changes: placementAndContext(input), now };
+      const r = await this.run(filingId, cmd, this.meta(p, requestId), [MANAGED_FILING_ITEMS_PROJECTION], LWW_RETRIES, this.access.editableItemGuard(p, filingId, itemId));
+      const item = r.state.items[itemId];
+      // Null when the guard was checked on its own (a store without guarded appends): one look-up more.
+      const current = r.guard!.artifacts ?? (await this.lookups.artifacts(r.state.scopeId!, artifactIdsOf(item)));
+      return itemFromState(withCurrentArtifacts(item, current));
+    }
+    // Artifacts are looked up in the filing's scope, which the access check finds.
+    const a = await this.access.editableFiling(p, filingId);
+    const find = this.lookups.artifactsOnce(a.row.scope_id);
+    let found = new Map<string, ArtifactRef>();
+    const r = await this.run(
+      filingId,
+      // Decided on the stream's state, so the one look-up also finds the artifacts of the item that the PATCH leaves as they are.
+      async (state) => {
+        const item = Object.hasOwn(state.items, itemId) ? state.items[itemId] : undefined;
+        const resolved = await this.resolveArtifacts(input, find, item ? artifactIdsOf(item) : []);
+        found = resolved.found;
+        return { type: 'PatchItem', itemId, changes: resolved.changes, now };
+      },
+      this.meta(p, requestId),
+      [MANAGED_FILING_ITEMS_PROJECTION],
+      LWW_RETRIES,
+    );
+    return itemFromState(withCurrentArtifacts(r.state.items[itemId], found));
   }
 
   /** Comment commands need only edit permission before deciding: it is checked inside the append. */

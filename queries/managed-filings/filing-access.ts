@@ -3,6 +3,8 @@ import { forbidden, notFound } from '../../src/domain/errors';
 import type { Principal, ScopeRole } from '../../src/identity/principal';
 import { runStatement } from '../../infra/postgres/prepared';
 import type { CommandGuard } from '../../commands/command-handler';
+import type { ManagedFilingState } from '../../commands/managed-filings/managed-filing';
+import { artifactIdsOf, currentArtifactsFromJson, currentArtifactsSql, type CurrentArtifact } from './current-artifacts';
 
 export interface Permissions {
   read: boolean;
@@ -121,11 +123,26 @@ export class FilingAccessService {
    * filings too, is refused and editableFiling then says why).
    */
   editableFilingGuard(p: Principal, filingId: string): CommandGuard<{ role: ScopeRole }> {
-    if (!UUID.test(filingId)) throw notFound('The filing does not exist or is not visible to this caller.');
     return {
-      append: { sql: EDITABLE_FILING_GUARD, values: [p.tenantId, p.userId, filingId, p.readOnly] },
+      append: { sql: EDITABLE_FILING_GUARD, values: editableFilingGuardValues(p, filingId) },
       fromRow: (row) => ({ role: row.role as ScopeRole }),
       check: async () => ({ role: (await this.editableFiling(p, filingId)).role! }),
+    };
+  }
+
+  /**
+   * editableFilingGuard for a write answered with the item `itemId`: the guard's row also holds the
+   * current artifacts (of the filing's scope) that the resulting item names, so the answer shows
+   * current versions without another round trip. `artifacts` is null when the guard was checked on its
+   * own (a store without guarded appends): the caller then looks them up.
+   */
+  editableItemGuard(p: Principal, filingId: string, itemId: string): CommandGuard<{ role: ScopeRole; artifacts: Map<string, CurrentArtifact> | null }, ManagedFilingState> {
+    const values = editableFilingGuardValues(p, filingId);
+    return {
+      // The decider refuses an unknown item before any append, so the item is there when this runs.
+      append: (after) => ({ sql: EDITABLE_ITEM_GUARD, values: [...values, artifactIdsOf(after.items[itemId])] }),
+      fromRow: (row) => ({ role: row.role as ScopeRole, artifacts: currentArtifactsFromJson(row.artifacts) }),
+      check: async () => ({ role: (await this.editableFiling(p, filingId)).role!, artifacts: null }),
     };
   }
 
@@ -140,12 +157,21 @@ export class FilingAccessService {
   }
 }
 
-/** `$1` tenant, `$2` user, `$3` filing, `$4` read-only key: editableFiling's conditions, as one row with `ok` and `role`. */
-const EDITABLE_FILING_GUARD = `select (f.tenant_id = $1 and g.role in ('editor', 'manager') and f.filing_mode = 'managed' and not $4::boolean) as ok, g.role
+/** The parameters of editableFilingGuardSql; 404 for a filing id that cannot name a filing. */
+function editableFilingGuardValues(p: Principal, filingId: string): unknown[] {
+  if (!UUID.test(filingId)) throw notFound('The filing does not exist or is not visible to this caller.');
+  return [p.tenantId, p.userId, filingId, p.readOnly];
+}
+
+/** `$1` tenant, `$2` user, `$3` filing, `$4` read-only key: editableFiling's conditions, as one row with `ok`, `role` and `extra` columns. */
+const editableFilingGuardSql = (extra = '') => `select (f.tenant_id = $1 and g.role in ('editor', 'manager') and f.filing_mode = 'managed' and not $4::boolean) as ok, g.role${extra}
   from managed_filings f
   left join identity_scopes s on s.scope_id = f.scope_id and s.tenant_id = $1 and s.active
   left join identity_grants g on g.scope_id = s.scope_id and g.user_id = $2
   where f.id = $3::uuid`;
+const EDITABLE_FILING_GUARD = editableFilingGuardSql();
+/** EDITABLE_FILING_GUARD and `artifacts`: the current artifacts of the filing's scope among the ids `$5`. */
+const EDITABLE_ITEM_GUARD = editableFilingGuardSql(`, ${currentArtifactsSql('$5::uuid[]', 'f.scope_id')} as artifacts`);
 
 /** The UUID of a scope named in a request; 404 when it is malformed (it cannot name a visible scope). */
 export function scopeIdOf(scope: string): string {

@@ -3,6 +3,7 @@ import type { CursorService } from '../../src/http/cursors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { cursorParam, qInt } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
+import { currentItemColumnsSql } from './current-artifacts';
 import type { FilingAccessService } from './filing-access';
 import { itemFromRow } from './records';
 import { FilingIdParams, Item } from './schemas';
@@ -10,7 +11,10 @@ import { FilingIdParams, Item } from './schemas';
 const Query = z.strictObject({ limit: qInt(1, 100, 50).optional(), cursor: cursorParam().optional() });
 const ItemList = z.object({ items: z.array(Item), nextCursor: z.string().nullable() }).openapi('ManagedFilingItemList');
 
-/** GET /managed-filings/{filingId}/items: createdAt desc, id asc; cursor bound to caller, filing and limit. */
+/**
+ * GET /managed-filings/{filingId}/items: createdAt desc, id asc; cursor bound to caller, filing and limit.
+ * Each item shows its artifacts' current versions (see current-artifacts.ts), in the page's one statement.
+ */
 export class ItemListRoute implements RouteModule {
   constructor(private readonly knex: Knex, private readonly access: FilingAccessService, private readonly cursors: CursorService) {}
 
@@ -20,7 +24,7 @@ export class ItemListRoute implements RouteModule {
         method: 'get',
         paths: ['/managed-filings/{filingId}/items'],
         summary: 'Items of a working filing',
-        description: 'Needs filing read access; default limit 50.',
+        description: "Needs filing read access; default limit 50. Each item shows its artifacts' current versions and names.",
         tags: ['working filings'],
         params: FilingIdParams,
         query: Query,
@@ -30,9 +34,12 @@ export class ItemListRoute implements RouteModule {
           const limit = query.limit ?? 50;
           const binding = { kind: 'managed-filings:items', principal, request: { filingId: a.row.id, limit } };
           const d = query.cursor ? await this.cursors.decode<{ c: string; i: string }>(binding, query.cursor) : null;
-          const q = this.knex('managed_filing_items').where({ filing_id: a.row.id });
-          if (d) q.andWhere((w) => w.where('created_at', '<', d.state.c).orWhere((x) => x.where('created_at', d.state.c).andWhere('id', '>', d.state.i)));
-          const rows = await q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]).limit(limit + 1);
+          // Artifacts are resolved in the filing's own scope: items follow their files' current content.
+          const q = this.knex('managed_filing_items as i')
+            .select(this.knex.raw(currentItemColumnsSql('?'), [a.row.scope_id, a.row.scope_id]))
+            .where('i.filing_id', a.row.id);
+          if (d) q.andWhere((w) => w.where('i.created_at', '<', d.state.c).orWhere((x) => x.where('i.created_at', d.state.c).andWhere('i.id', '>', d.state.i)));
+          const rows = await q.orderBy([{ column: 'i.created_at', order: 'desc' }, { column: 'i.id' }]).limit(limit + 1);
           const page = rows.slice(0, limit);
           const last = page[page.length - 1];
           const nextCursor = rows.length > limit ? await this.cursors.encode(binding, { c: new Date(last.created_at).toISOString(), i: last.id }, d?.issuedAt) : null;

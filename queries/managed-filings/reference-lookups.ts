@@ -115,4 +115,20 @@ export class ReferenceLookups {
     });
     return new Map(rows.map((r) => [r.id, { id: r.id, name: r.name, scopeId: r.scope_id, currentVersionId: r.current_version_id, currentVersionNumber: r.current_version_number }]));
   }
+
+  /**
+   * `artifacts` for one command that may be decided more than once (last write wins re-decides on a
+   * version conflict): each id is looked up once, so a re-decision asks only about ids it has not seen.
+   */
+  artifactsOnce(scopeId: string): (ids: string[]) => Promise<Map<string, ArtifactRef>> {
+    const seen = new Map<string, ArtifactRef | null>();
+    return async (ids) => {
+      const unseen = [...new Set(ids)].filter((id) => !seen.has(id));
+      if (unseen.length) {
+        const found = await this.artifacts(scopeId, unseen);
+        for (const id of unseen) seen.set(id, found.get(id) ?? null);
+      }
+      return new Map(ids.flatMap((id) => (seen.get(id) ? [[id, seen.get(id)!] as const] : [])));
+    };
+  }
 }

@@ -140,7 +140,7 @@ export const AddItemBody = z
   .openapi('AddManagedFilingItem', { description: 'Extension. scheduleType and scheduleSeqNo are given together or not at all.' });
 export const PatchItemBody = z.strictObject(itemInputShape).partial().openapi('PatchManagedFilingItem', {
   description:
-    'All fields optional, last write wins. Both schedule fields null unassigns; the resulting item must have both or neither schedule field set (400 otherwise). Attachment names and versions are resolved from the artifacts.',
+    'All fields optional, last write wins. Both schedule fields null unassigns; the resulting item must have both or neither schedule field set (400 otherwise). Attachment names and versions are resolved from the artifacts (the sent artifactName is ignored).',
 });
 
 export const Attachment = z
@@ -159,7 +159,10 @@ export const Item = z
     createdAt: TimestampOut,
     updatedAt: TimestampOut,
   })
-  .openapi('ManagedFilingItem');
+  .openapi('ManagedFilingItem', {
+    description:
+      "Related working files follow current content: artifactVersionId and each attachment's version and name are the artifact's current ones whenever the item is served (no submission, which would pin them, is recorded). The filing's events keep the version each write saw.",
+  });
 
 export const Comment = z
   .object({
