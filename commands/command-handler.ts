@@ -42,6 +42,14 @@ export interface CachedCommandOptions<S, G = undefined> extends CommandOptions {
   guard?: CommandGuard<G, S>;
 }
 
+/** A stream's state at `version` that a command decides on without loading the stream (see `execute`). */
+interface Known<S> {
+  state: S;
+  version: number;
+  position?: LogPosition | null;
+  guess: boolean;
+}
+
 export interface CommandResult<S, E, G = undefined> {
   state: S;
   events: E[];
@@ -89,7 +97,10 @@ export class CommandHandler {
         guardInAppend = false;
       }
     };
-    let assumed: { state: S; version: number; position?: LogPosition | null } | undefined = opts.newStream ? { state: decider.initialState(), version: 0 } : cache?.get(streamId);
+    // `guess`: decided without reading the stream (a new stream, or this process's cached state), so only an
+    // append can tell whether it is current; otherwise the state is the stream's fold as read from the store.
+    const cached = opts.newStream ? undefined : cache?.get(streamId);
+    let assumed: Known<S> | undefined = opts.newStream ? { state: decider.initialState(), version: 0, guess: true } : cached && { ...cached, guess: true };
     for (let attempt = 0; ; ) {
       const { state, version, position: readAt } = assumed ?? (await this.load(decider, streamId));
       let events: E[];
@@ -98,16 +109,16 @@ export class CommandHandler {
         events = decider.decide(state, cmd);
       } catch (e) {
         // Only an append checks a cached state against the stream: a refusal must come from the stored one.
-        if (assumed && !opts.newStream) {
-          assumed = undefined;
+        if (assumed?.guess && !opts.newStream) {
+          assumed = await this.refresh(decider, streamId, assumed);
           continue;
         }
         await checkGuard();
         throw e;
       }
       if (events.length === 0) {
-        if (assumed && !opts.newStream) {
-          assumed = undefined;
+        if (assumed?.guess && !opts.newStream) {
+          assumed = await this.refresh(decider, streamId, assumed);
           continue;
         }
         await checkGuard();
@@ -131,21 +142,49 @@ export class CommandHandler {
           r = g.result;
         } else r = await this.store.append(streamId, events, version, opts.metadata);
         // Cached as a reader would fold it: the store keeps event data as JSON (undefined fields vanish).
-        cache?.set(streamId, fold(decider, events.map((e) => ({ ...e, data: JSON.parse(JSON.stringify(e.data ?? {})) })) as EventLike<E>[], state), r.nextVersion);
+        cache?.set(streamId, fold(decider, events.map((e) => ({ ...e, data: JSON.parse(JSON.stringify(e.data ?? {})) })) as EventLike<E>[], state), r.nextVersion, r.position);
         await this.awaitProjections(r.position, opts.waitFor);
         return { state: after, events, version: r.nextVersion, position: r.position, guard: guarded };
       } catch (e) {
         if (!(e instanceof ExpectedVersionConflict)) throw e;
-        cache?.delete(streamId);
         // A state assumed without reading (cached or new) was a guess: reading the stream is not a retry.
-        if (assumed) {
-          assumed = undefined;
-          continue;
-        }
+        const wasGuess = !!assumed?.guess;
+        // Another writer moved the stream past `version`. Read only what was appended since and fold it onto
+        // the state decided on (the stream's fold at `version`), or onto a newer one this process's other
+        // writers cached, rather than the whole stream again: under contention a long stream would otherwise
+        // cost its full length per conflict, and each slower retry widens the window for the next conflict.
+        const newer = cache?.get(streamId);
+        const from = newer && newer.version > version ? newer : { state, version };
+        // Nothing after a newer cached state: that state is the stream's (its writer has just appended it).
+        assumed = (await this.catchUp(decider, streamId, from)) ?? (from === newer ? { ...newer, position: newer.position ?? null, guess: false } : undefined);
+        if (assumed) cache?.set(streamId, assumed.state, assumed.version, assumed.position);
+        else cache?.delete(streamId);
+        if (wasGuess) continue;
         if (attempt++ < (opts.retries ?? 0)) continue;
         throw e;
       }
     }
+  }
+
+  /**
+   * A guessed state made current: the events appended after it folded onto it, or the guess itself when
+   * there are none (a cached state is the stream's fold at its version, with that event's position). Not
+   * the whole stream again: repeated no-ops and refusals decided on a cached state stay cheap.
+   */
+  private async refresh<S, C, E extends NewEvent>(decider: Decider<S, C, E>, streamId: string, guess: Known<S>): Promise<Known<S>> {
+    return (await this.catchUp(decider, streamId, guess)) ?? { ...guess, position: guess.position ?? null, guess: false };
+  }
+
+  /**
+   * `from` (the stream's fold at `from.version`) with the events appended after it, as read from the
+   * store; undefined when there are none (after a conflict: the store does not agree that the stream
+   * moved, so read it whole).
+   */
+  private async catchUp<S, C, E extends NewEvent>(decider: Decider<S, C, E>, streamId: string, from: { state: S; version: number }): Promise<Known<S> | undefined> {
+    const tail = await this.store.readStream(streamId, from.version + 1);
+    const last = tail[tail.length - 1];
+    if (!last) return undefined;
+    return { state: fold(decider, tail as never, from.state), version: last.version, position: last.position, guess: false };
   }
 
   async awaitProjections(position: LogPosition, names?: string[]): Promise<void> {

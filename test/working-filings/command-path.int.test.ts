@@ -63,6 +63,104 @@ describe('working filings: the command path and batched projections', () => {
     assert.deepEqual(cache.get(stream)?.state, updated.state);
   });
 
+  it('rule: a version conflict reads only the events appended since the state decided on, never the whole stream again (cached or loaded), and re-decides on the stored state', async () => {
+    const cache = new StreamStateCache<ManagedFilingState>();
+    const filingId = await createFiling(cache);
+    const stream = `managedFiling-${filingId}`;
+    const itemId = crypto.randomUUID();
+    const item = { id: itemId, artifactId: crypto.randomUUID(), artifactVersionId: 'v1', scheduleType: null, scheduleSeqNo: null, context: 'x', attachments: [] };
+    await handler.execute(managedFilingDecider, stream, { type: 'AddItem', item, now: NOW }, { metadata: {}, cache });
+    for (let i = 0; i < 20; i++) await handler.execute(managedFilingDecider, stream, { type: 'PatchItem', itemId, changes: { context: `r${i}` }, now: NOW }, { metadata: {}, cache });
+    assert.equal(cache.get(stream)?.version, 22);
+    // The store as the handler sees it: every read is recorded, and the first append of a command is raced
+    // by another writer that patches the same item just before it.
+    const reads: (number | undefined)[] = [];
+    let race = true;
+    const racer = async () => {
+      if (!race) return;
+      race = false;
+      const v = (await rt.store.readStream(stream)).length;
+      await rt.store.append(stream, [{ type: 'ManagedFilingItemChanged', data: { filingId, itemId, changes: { scheduleType: 'form', scheduleSeqNo: 7 }, updatedAt: NOW } }], v, {});
+    };
+    const store = new Proxy(rt.store, {
+      get(target, prop, receiver) {
+        if (prop === 'readStream') return (id: string, from?: number) => (reads.push(from), target.readStream(id, from));
+        if (prop === 'append') return async (...args: Parameters<typeof target.append>) => (await racer(), target.append(...args));
+        if (prop === 'appendGuarded') return undefined;
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const racing = new CommandHandler(store, null, createLogger('silent'));
+    // Decided on the cached state (version 22): the racer moves the stream to 23, the append conflicts.
+    const cached = await racing.execute(managedFilingDecider, stream, { type: 'PatchItem', itemId, changes: { context: 'cached' }, now: NOW }, { metadata: {}, cache, retries: 0 });
+    assert.deepEqual(reads, [23], 'only the racing event is read');
+    assert.equal(cached.version, 24);
+    assert.equal(cached.state.items[itemId].scheduleSeqNo, 7, 're-decided on the racing writer\'s state');
+    assert.equal(cached.state.items[itemId].context, 'cached');
+    // Without a cache the first read is the whole stream; the conflict after it reads only what the racer added.
+    reads.length = 0;
+    race = true;
+    const loaded = await racing.execute(managedFilingDecider, stream, { type: 'PatchItem', itemId, changes: { context: 'loaded' }, now: NOW }, { metadata: {}, retries: 1 });
+    assert.deepEqual(reads, [undefined, 25]);
+    assert.equal(loaded.version, 26);
+    assert.deepEqual(loaded.state, (await handler.load(managedFilingDecider, stream)).state);
+  });
+
+  it('rule: a no-op or a refusal decided on a cached state is checked against the stored stream by reading only what follows the cached version', async () => {
+    const cache = new StreamStateCache<ManagedFilingState>();
+    const filingId = await createFiling(cache);
+    const stream = `managedFiling-${filingId}`;
+    await handler.execute(managedFilingDecider, stream, { type: 'UpdateFiling', changes: { serffTrackingNumber: 'AAAA-1' }, now: NOW }, { metadata: {}, cache });
+    const reads: (number | undefined)[] = [];
+    const store = new Proxy(rt.store, {
+      get(target, prop, receiver) {
+        if (prop === 'readStream') return (id: string, from?: number) => (reads.push(from), target.readStream(id, from));
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const reading = new CommandHandler(store, null, createLogger('silent'));
+    const same = { type: 'UpdateFiling' as const, changes: { serffTrackingNumber: 'AAAA-1' }, now: NOW };
+    const noop = await reading.execute(managedFilingDecider, stream, same, { metadata: {}, cache });
+    assert.equal(noop.events.length, 0);
+    assert.equal(noop.version, 2);
+    assert.deepEqual(reads, [3], 'the cached state is current: nothing follows it');
+    // Another writer changes the number: the same write is then a change, decided on the stored state.
+    await rt.store.append(stream, [{ type: 'ManagedFilingUpdated', data: { filingId, changes: { serffTrackingNumber: 'BBBB-2' }, updatedAt: NOW } }], 2, {});
+    reads.length = 0;
+    const change = await reading.execute(managedFilingDecider, stream, same, { metadata: {}, cache });
+    assert.equal(change.events.length, 1);
+    assert.equal(change.version, 4);
+    assert.deepEqual(reads, [3], 'the conflict read only the other writer\'s event');
+    reads.length = 0;
+    await assert.rejects(reading.execute(managedFilingDecider, stream, { type: 'PatchItem', itemId: crypto.randomUUID(), changes: { context: 'x' }, now: NOW }, { metadata: {}, cache }), /not/i);
+    assert.deepEqual(reads, [5], 'a refusal on the cached state reads only what follows it');
+  });
+
+  it('rule: concurrent writers of one stream in one process re-decide after a conflict without reading the whole stream, and every write lands', async () => {
+    const cache = new StreamStateCache<ManagedFilingState>();
+    const filingId = await createFiling(cache);
+    const stream = `managedFiling-${filingId}`;
+    const itemId = crypto.randomUUID();
+    const item = { id: itemId, artifactId: crypto.randomUUID(), artifactVersionId: 'v1', scheduleType: null, scheduleSeqNo: null, context: 'x', attachments: [] };
+    await handler.execute(managedFilingDecider, stream, { type: 'AddItem', item, now: NOW }, { metadata: {}, cache });
+    const reads: (number | undefined)[] = [];
+    const store = new Proxy(rt.store, {
+      get(target, prop, receiver) {
+        if (prop === 'readStream') return (id: string, from?: number) => (reads.push(from), target.readStream(id, from));
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const reading = new CommandHandler(store, null, createLogger('silent'));
+    const writes = Array.from({ length: 12 }, (_, i) =>
+      reading.execute(managedFilingDecider, stream, { type: 'PatchItem', itemId, changes: { context: `w${i}` }, now: NOW }, { metadata: {}, cache, retries: 50 }),
+    );
+    const results = await Promise.all(writes);
+    assert.deepEqual(results.map((r) => r.version).sort((a, b) => a - b), Array.from({ length: 12 }, (_, i) => i + 3));
+    assert.ok(reads.length > 0, 'the writers raced (a conflict was caught up)');
+    assert.ok(!reads.includes(undefined) && !reads.includes(1), `no whole-stream read: ${JSON.stringify(reads)}`);
+    assert.deepEqual(cache.get(stream)?.state, (await handler.load(managedFilingDecider, stream)).state);
+  });
+
   it('rule: the cached state equals the state folded from the stored stream', async () => {
     const cache = new StreamStateCache<ManagedFilingState>();
     const filingId = await createFiling(cache);
