@@ -1,6 +1,6 @@
 import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
 import type { CatalogFilter } from './catalog-filters';
-import { afterBranches, orderBySql, type KeysetBranch, type KeysetPosition, type SortKey } from './keyset';
+import { orderBySql, pageBranches, type KeysetPosition, type SortKey } from './keyset';
 import { SqlParams, whereClause } from './sql-params';
 import { ident } from '../../infra/postgres/sql-ident';
 
@@ -41,22 +41,23 @@ export function catalogListQuery(
   if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`page size ${limit} is not a positive integer`);
   const p = new SqlParams();
   const list = (cs: readonly string[]) => cs.map((c) => (c === '*' ? c : ident(c))).join(', ');
-  const tail = `${orderBySql(keys)} limit ${limit}`;
+  const tail = ` limit ${limit}`;
   // Written once, not per branch: a ten-name page has ten branches.
   const selectColumns = `select ${list(columns)}${FROM_FILINGS}`;
-  const page = (predicates: string[], select = selectColumns) => `${select}${whereClause(predicates)}${tail}`;
-  const branches: (KeysetBranch | undefined)[] = after ? afterBranches(keys, after) : [undefined];
+  const page = (b: { predicates: string[]; order: string }, select = selectColumns) => `${select}${whereClause(b.predicates)}${b.order}${tail}`;
+  // Each branch in its own ORDER BY, as its index reads it (keyset.ts); the merge above orders by the page's.
+  const branches = pageBranches(keys, after);
   // A few matched names: one branch per name (and keyset branch), each an index range of (name, sort...),
   // so the page reads about `limit` rows instead of filtering the list's index walk by substring.
   const byName = filter.byName && filter.byName.names.length * branches.length <= MAX_NAME_BRANCHES ? filter.byName : null;
-  const predicates = byName
-    ? byName.names.flatMap((name) => branches.map((b) => [...byName.where(p, name), ...(b?.(p) ?? [])]))
-    : branches.map((b) => [...filter.where(p), ...(b?.(p) ?? [])]);
+  const selects = byName
+    ? byName.names.flatMap((name) => branches.map((b) => ({ predicates: [...byName.where(p, name), ...b.where(p)], order: b.order })))
+    : branches.map((b) => ({ predicates: [...filter.where(p), ...b.where(p)], order: b.order }));
   // Merged branches select `columns` (the sort columns and id, for the outer ORDER BY); the page returns
   // `output` (default: the same).
   const sql =
-    predicates.length === 1
-      ? page(predicates[0], output ? `select ${list(output)}${FROM_FILINGS}` : selectColumns)
-      : `select ${output ? list(output) : '*'} from (${predicates.map((w) => `(${page(w)})`).join(' union all ')}) as "after"${tail}`;
+    selects.length === 1
+      ? page(selects[0], output ? `select ${list(output)}${FROM_FILINGS}` : selectColumns)
+      : `select ${output ? list(output) : '*'} from (${selects.map((b) => `(${page(b)})`).join(' union all ')}) as "after"${orderBySql(keys)}${tail}`;
   return { sql, bindings: p.values };
 }

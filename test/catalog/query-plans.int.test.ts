@@ -116,7 +116,8 @@ async function generate(knex: Knex): Promise<void> {
       'Rate', 'Closed-Approved',
       case when i % 50 = 2 then null else date '2018-01-01' + ((i::bigint * 7919) % 2900)::int end,
       case when i % 5 = 3 then null else date '2018-02-01' + ((i::bigint * 104729) % 2900)::int end,
-      'Property', (array['APPROVED','FILED','WITHDRAWN','PENDING'])[1 + i % 4], 'RATE', null, null, '[]'::jsonb, ''
+      'Property', (array['APPROVED','FILED','WITHDRAWN','PENDING'])[1 + i % 4], 'RATE',
+      case when i % 3 = 1 then null else date '2018-03-01' + ((i::bigint * 7727) % 2900)::int end, null, '[]'::jsonb, ''
     from generate_series(1, ${ROWS}) as i,
       lateral (select case when i % 10 < 6 then 'serff' else 'florida_irfs' end as source,
                       case when i % 10 < 6 then 'ABCD-' || (130000000 + i) else (18 + i % 8) || '-' || lpad(i::text, 6, '0') end as ref) s;
