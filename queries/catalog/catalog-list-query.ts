@@ -18,9 +18,11 @@ export interface CatalogListStatement {
 /**
  * The SQL of one catalog list page: the endpoint runs it, the query-plan test EXPLAINs it and the
  * benchmark runs it directly with pg. After a position, each keyset branch is its own SELECT with the
- * filters, the page's ORDER BY and LIMIT (so Postgres plans each as a bounded index range: without
- * its own LIMIT a branch is planned for all its rows and gets a sequential scan and a sort), and the
- * outer ORDER BY ... LIMIT merges them: a Merge Append that pulls about one page in all (see keyset.ts).
+ * filters, the page's order as its index reads it and the LIMIT (so Postgres plans each as a bounded index
+ * range: without its own LIMIT a branch is planned for all its rows and gets a sequential scan and a sort),
+ * and the outer ORDER BY ... LIMIT merges them: a Merge Append that pulls about one page in all where the
+ * branches' orders are the page's, a Sort of their rows (a page each at most) where a key is read backward
+ * (see keyset.ts). The first page of such a sort is two branches, its non-null and its null rows.
  *
  * The page size is written into the SQL, not bound: with `limit $n` the planner costs a generic plan
  * for an unknown row count, finds it far dearer than the custom ones and never settles on it, so every
