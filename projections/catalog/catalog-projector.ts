@@ -11,6 +11,7 @@ import { upsertRows } from '../batch-sql';
 import { listRecordJson } from './catalog-list-record';
 import { upsertCatalogFilings, type CatalogFilingWrite } from './catalog-filing-upsert';
 import { dropNotNull } from '../../infra/postgres/drop-not-null';
+import { createMissingIndex } from '../../infra/postgres/create-missing-index';
 
 export const CATALOG_FILINGS = 'catalog_filings';
 /**
@@ -21,6 +22,13 @@ export const CATALOG_FILINGS = 'catalog_filings';
  */
 export const CATALOG_COMPANY_NAMES = 'catalog_company_names';
 export const CATALOG_PRODUCT_NAMES = 'catalog_product_names';
+
+/**
+ * The state sort's indexes, one per direction: the spec breaks ties by id ascending both ways, and a state holds
+ * tens of thousands of filings, too many to sort on every page (docs/catalog-query-plans.md). Written as
+ * pg_get_indexdef writes them, so that an existing table missing one is found (createMissingIndex).
+ */
+const STATE_SORT_INDEXES = ['btree (state, id)', 'btree (state DESC NULLS LAST, id)'];
 
 /**
  * The catalog read model: one row per filing with the spec's fields as columns, so every list filter
@@ -78,9 +86,11 @@ export class CatalogProjector implements GroupedProjector {
    * is a sort key, and a real null is what the list's ORDER BY ... nulls last and keyset branches (`is null`)
    * already place last in both directions; '' would sort first ascending. Tables created before were NOT NULL:
    * dropping that changes only Postgres's catalog, so the read model is not projected again (no version bump).
+   * Likewise the state sort's indexes, added later: built once on the existing table rather than by a rebuild.
    */
   async upgradeSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
     await dropNotNull(trx, t(CATALOG_FILINGS), 'company_name');
+    for (const index of STATE_SORT_INDEXES) await createMissingIndex(trx, t(CATALOG_FILINGS), index);
   }
 
   /** The list's indexes: a rebuild builds them once after loading every filing. */
@@ -100,6 +110,7 @@ export class CatalogProjector implements GroupedProjector {
       create index on ${f} (naic_group_code);
       create index on ${f} using gin (naic_company_codes);
       create index on ${f} (normalized_outcome, submission_date desc nulls last, id);
+      ${STATE_SORT_INDEXES.map((index) => `create index on ${f} using ${index};`).join('\n      ')}
     `);
   }
 

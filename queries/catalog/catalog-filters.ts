@@ -24,15 +24,19 @@ const text = z.string().min(1, 'Must not be empty.').max(500, 'At most 500 chara
 const date = qScalar(z.string().refine(isIsoDate, 'Must be a date YYYY-MM-DD.'), { type: 'string', format: 'date' });
 const code = z.string().min(1).max(20).regex(/^\d+(\.\d+)*$/, 'A normalized code: digits separated by dots, such as 04.0.');
 
+/**
+ * The sort keys' columns: whether they may be null, and the direction their index lists them in
+ * (projections/catalog/catalog-projector.ts createIndexes; see SortKey in keyset.ts).
+ */
 export const SORT_COLUMNS = {
-  submissionDate: 'submission_date',
-  dispositionDate: 'disposition_date',
-  stateStatusChangedDate: 'state_status_changed_date',
-  companyName: 'company_name',
-  state: 'state',
+  submissionDate: { column: 'submission_date', nullable: true, indexed: 'desc' },
+  dispositionDate: { column: 'disposition_date', nullable: true, indexed: 'desc' },
+  stateStatusChangedDate: { column: 'state_status_changed_date', nullable: true, indexed: 'desc' },
+  companyName: { column: 'company_name', nullable: true, indexed: 'asc' },
+  state: { column: 'state', nullable: false, indexed: 'both' },
   // SERFF references compare case-insensitively (spec), so they sort by the same key they are looked up by.
-  sourceReference: 'source_reference_key',
-} as const;
+  sourceReference: { column: 'source_reference_key', nullable: false, indexed: 'asc' },
+} as const satisfies Record<string, Omit<SortKey, 'desc'>>;
 const SORTS = Object.keys(SORT_COLUMNS).flatMap((k) => [k, `-${k}`]) as [string, ...string[]];
 
 /** GET /insurance/filings query: every parameter of the spec; repeatable ones combine with OR. */
@@ -72,13 +76,13 @@ export const DEFAULT_SORT = ['-submissionDate'];
 export function sortKeys(sort: string[] | undefined): SortKey[] {
   const keys = (sort?.length ? sort : DEFAULT_SORT).map((s) => {
     const desc = s.startsWith('-');
-    return { name: desc ? s.slice(1) : s, column: SORT_COLUMNS[(desc ? s.slice(1) : s) as keyof typeof SORT_COLUMNS], desc };
+    return { name: desc ? s.slice(1) : s, desc };
   });
   const names = keys.map((k) => k.name);
   if (new Set(names).size !== names.length) {
     throw invalidRequest('A sort key may appear once.', [{ location: 'query', path: ['sort'], code: 'invalid_value', message: 'A sort key may appear once.' }]);
   }
-  return keys.map(({ column, desc }) => ({ column, desc }));
+  return keys.map(({ name, desc }) => ({ ...SORT_COLUMNS[name as keyof typeof SORT_COLUMNS], desc }));
 }
 
 /** Cross-parameter rules of the spec that a per-parameter schema cannot express. */

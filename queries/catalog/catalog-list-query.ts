@@ -1,6 +1,6 @@
 import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
 import type { CatalogFilter } from './catalog-filters';
-import { afterBranches, orderBySql, type KeysetBranch, type KeysetPosition, type SortKey } from './keyset';
+import { orderBySql, pageBranches, type KeysetPosition, type SortKey } from './keyset';
 import { SqlParams, whereClause } from './sql-params';
 import { ident } from '../../infra/postgres/sql-ident';
 
@@ -18,9 +18,11 @@ export interface CatalogListStatement {
 /**
  * The SQL of one catalog list page: the endpoint runs it, the query-plan test EXPLAINs it and the
  * benchmark runs it directly with pg. After a position, each keyset branch is its own SELECT with the
- * filters, the page's ORDER BY and LIMIT (so Postgres plans each as a bounded index range: without
- * its own LIMIT a branch is planned for all its rows and gets a sequential scan and a sort), and the
- * outer ORDER BY ... LIMIT merges them: a Merge Append that pulls about one page in all (see keyset.ts).
+ * filters, the page's order as its index reads it and the LIMIT (so Postgres plans each as a bounded index
+ * range: without its own LIMIT a branch is planned for all its rows and gets a sequential scan and a sort),
+ * and the outer ORDER BY ... LIMIT merges them: a Merge Append that pulls about one page in all where the
+ * branches' orders are the page's, a Sort of their rows (a page each at most) where a key is read backward
+ * (see keyset.ts). The first page of such a sort is two branches, its non-null and its null rows.
  *
  * The page size is written into the SQL, not bound: with `limit $n` the planner costs a generic plan
  * for an unknown row count, finds it far dearer than the custom ones and never settles on it, so every
@@ -41,22 +43,23 @@ export function catalogListQuery(
   if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`page size ${limit} is not a positive integer`);
   const p = new SqlParams();
   const list = (cs: readonly string[]) => cs.map((c) => (c === '*' ? c : ident(c))).join(', ');
-  const tail = `${orderBySql(keys)} limit ${limit}`;
+  const tail = ` limit ${limit}`;
   // Written once, not per branch: a ten-name page has ten branches.
   const selectColumns = `select ${list(columns)}${FROM_FILINGS}`;
-  const page = (predicates: string[], select = selectColumns) => `${select}${whereClause(predicates)}${tail}`;
-  const branches: (KeysetBranch | undefined)[] = after ? afterBranches(keys, after) : [undefined];
+  const page = (b: { predicates: string[]; order: string }, select = selectColumns) => `${select}${whereClause(b.predicates)}${b.order}${tail}`;
+  // Each branch in its own ORDER BY, as its index reads it (keyset.ts); the merge above orders by the page's.
+  const branches = pageBranches(keys, after);
   // A few matched names: one branch per name (and keyset branch), each an index range of (name, sort...),
   // so the page reads about `limit` rows instead of filtering the list's index walk by substring.
   const byName = filter.byName && filter.byName.names.length * branches.length <= MAX_NAME_BRANCHES ? filter.byName : null;
-  const predicates = byName
-    ? byName.names.flatMap((name) => branches.map((b) => [...byName.where(p, name), ...(b?.(p) ?? [])]))
-    : branches.map((b) => [...filter.where(p), ...(b?.(p) ?? [])]);
+  const selects = byName
+    ? byName.names.flatMap((name) => branches.map((b) => ({ predicates: [...byName.where(p, name), ...b.where(p)], order: b.order })))
+    : branches.map((b) => ({ predicates: [...filter.where(p), ...b.where(p)], order: b.order }));
   // Merged branches select `columns` (the sort columns and id, for the outer ORDER BY); the page returns
   // `output` (default: the same).
   const sql =
-    predicates.length === 1
-      ? page(predicates[0], output ? `select ${list(output)}${FROM_FILINGS}` : selectColumns)
-      : `select ${output ? list(output) : '*'} from (${predicates.map((w) => `(${page(w)})`).join(' union all ')}) as "after"${tail}`;
+    selects.length === 1
+      ? page(selects[0], output ? `select ${list(output)}${FROM_FILINGS}` : selectColumns)
+      : `select ${output ? list(output) : '*'} from (${selects.map((b) => `(${page(b)})`).join(' union all ')}) as "after"${orderBySql(keys)}${tail}`;
   return { sql, bindings: p.values };
 }

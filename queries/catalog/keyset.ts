@@ -4,6 +4,14 @@ import type { SqlParams } from './sql-params';
 export interface SortKey {
   column: string;
   desc: boolean;
+  /** The column may be null (a NOT NULL column has no `is null` branch, and its nulls placement is free). */
+  nullable: boolean;
+  /**
+   * The direction an index of catalog_filings lists the column in, nulls last (projections/catalog/catalog-projector.ts
+   * createIndexes), or both when it has one index each way. Read backward, an index gives the other direction with
+   * nulls first: that is how a sort the other way reads it (see branchOrderSql).
+   */
+  indexed: 'asc' | 'desc' | 'both';
 }
 
 /** Position after the last row of a page: its sort values and id. */
@@ -12,15 +20,70 @@ export interface KeysetPosition {
   id: string;
 }
 
-/** ORDER BY for the keys, nulls last in both directions, id ascending as the tie-break. */
-export function orderBySql(keys: SortKey[]): string {
+/**
+ * What a branch's predicates hold of a key: nothing (`any`), not null (`nonNull`: a strict comparison, or
+ * `is not null`), or one value for every row of the branch (`constant`: null, or equal to the position's value).
+ */
+export type KeyHolds = 'any' | 'nonNull' | 'constant';
+
+/** Whether the key's direction is one its index reads forward, nulls last as the spec orders them. */
+function forward(k: SortKey): boolean {
+  return k.indexed === 'both' || k.indexed === (k.desc ? 'desc' : 'asc');
+}
+
+/**
+ * ORDER BY of one branch, in the spec's order of the branch's rows (nulls last in both directions, id ascending
+ * breaks ties) but written as an index gives it, since Postgres matches an index to an ORDER BY only with the same
+ * direction and nulls placement per column. A key read backward (`-companyName` over `(company_name, ...)`,
+ * ascending dates over `(date desc nulls last, id)`) comes nulls first: exactly the spec's order where the key is
+ * never null (a NOT NULL column, or a branch of the non-null rows). A nullable key with one value in the branch is
+ * written in its index's own direction (equal values: any order is the same), so the columns after it in the index
+ * (the id) are read in order too. Only a nullable key that may be null in the branch keeps the spec's `nulls last`
+ * against its index: the first page of such a sort is split by `pageBranches` instead.
+ */
+export function branchOrderSql(keys: readonly SortKey[], holds: readonly KeyHolds[]): string {
   let sql = ' order by ';
-  for (const k of keys) sql += `${ident(k.column)} ${k.desc ? 'desc' : 'asc'} nulls last, `;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const direction = k.desc ? 'desc' : 'asc';
+    let term: string;
+    if (forward(k)) term = `${direction} nulls last`;
+    else if (k.nullable && holds[i] === 'constant') term = `${k.indexed} nulls last`;
+    else if (k.nullable && holds[i] === 'any') term = `${direction} nulls last`;
+    else term = `${direction} nulls first`;
+    sql += `${ident(k.column)} ${term}, `;
+  }
   return `${sql}"id" asc`;
 }
 
-/** One branch of "after a position": a conjunction of plain predicates, so one index range answers it. */
-export type KeysetBranch = (p: SqlParams) => string[];
+/** ORDER BY of the whole page: the spec's order (the nulls of a NOT NULL key placed as its index reads). */
+export function orderBySql(keys: readonly SortKey[]): string {
+  return branchOrderSql(keys, keys.map(() => 'any'));
+}
+
+/** One branch of a page: a conjunction of plain predicates, so one index range answers it, and its ORDER BY. */
+export interface KeysetBranch {
+  where: (p: SqlParams) => string[];
+  order: string;
+}
+
+/**
+ * The branches of a page, disjoint and together exactly the rows it pages through: after a position, the
+ * keyset's (afterBranches); for the first page, all rows, split in two when the first key may be null and is read
+ * backward from its index (its non-null rows nulls first, then its null rows in the index's order), since no
+ * index gives that key nulls last.
+ */
+export function pageBranches(keys: readonly SortKey[], after: KeysetPosition | null): KeysetBranch[] {
+  if (after) return afterBranches(keys, after);
+  const first = keys[0];
+  if (forward(first) || !first.nullable) return [{ where: () => [], order: orderBySql(keys) }];
+  const rest = keys.slice(1).map((): KeyHolds => 'any');
+  const column = ident(first.column);
+  return [
+    { where: () => [`${column} is not null`], order: branchOrderSql(keys, ['nonNull', ...rest]) },
+    { where: () => [`${column} is null`], order: branchOrderSql(keys, ['constant', ...rest]) },
+  ];
+}
 
 /**
  * Rows strictly after `pos` in that order, as disjoint branches whose union is exactly the rest of the
@@ -34,7 +97,7 @@ export type KeysetBranch = (p: SqlParams) => string[];
  * branch is an index range in the list's order, and their UNION ALL under the page's ORDER BY ... LIMIT
  * is a Merge Append that reads about one page from each.
  */
-export function afterBranches(keys: SortKey[], pos: KeysetPosition): KeysetBranch[] {
+export function afterBranches(keys: readonly SortKey[], pos: KeysetPosition): KeysetBranch[] {
   const branches: KeysetBranch[] = [];
   // "Equal" as a closed range, not `=`: Postgres treats a column equal to a constant as already sorted
   // and drops it from the branch's order, so the Merge Append above has to Sort the branch's rows again
@@ -47,16 +110,17 @@ export function afterBranches(keys: SortKey[], pos: KeysetPosition): KeysetBranc
     }
     return predicates;
   };
+  const holds = (i: number, key: KeyHolds) => keys.map((_, j): KeyHolds => (j < i ? 'constant' : j === i ? key : 'any'));
   for (let i = 0; i < keys.length; i++) {
     // Nothing sorts after a null within its key: those branches are empty.
     if (pos.v[i] === null) continue;
     const k = keys[i];
     const v = pos.v[i];
     const prefix = equalBefore(i);
-    branches.push((p) => [...prefix(p), p.compare(k.column, k.desc ? '<' : '>', v)]);
-    branches.push((p) => [...prefix(p), `${ident(k.column)} is null`]);
+    branches.push({ where: (p) => [...prefix(p), p.compare(k.column, k.desc ? '<' : '>', v)], order: branchOrderSql(keys, holds(i, 'nonNull')) });
+    if (k.nullable) branches.push({ where: (p) => [...prefix(p), `${ident(k.column)} is null`], order: branchOrderSql(keys, holds(i, 'constant')) });
   }
   const all = equalBefore(keys.length);
-  branches.push((p) => [...all(p), p.compare('id', '>', pos.id)]);
+  branches.push({ where: (p) => [...all(p), p.compare('id', '>', pos.id)], order: branchOrderSql(keys, holds(keys.length, 'constant')) });
   return branches;
 }

@@ -78,3 +78,57 @@ describe('catalog read models: nullable company name without a rebuild', functio
     assert.deepEqual(await identity(rt!.db.knex), before);
   });
 });
+
+/** The btree definitions of a table's indexes, as pg_get_indexdef writes them after USING. */
+async function indexDefinitions(knex: Knex, table: string): Promise<Map<string, number>> {
+  const r = await knex.raw(`select indexrelid::int as oid, pg_get_indexdef(indexrelid) as def from pg_index where indrelid = to_regclass(?)`, [table]);
+  return new Map((r.rows as { oid: number; def: string }[]).map((x) => [x.def.slice(x.def.indexOf(' USING ') + 7), x.oid]));
+}
+
+const STATE_SORT_INDEXES = ['btree (state, id)', 'btree (state DESC NULLS LAST, id)'];
+
+/**
+ * The state sort reads `(state, id)` and `(state desc nulls last, id)` (docs/catalog-query-plans.md): a catalog
+ * built by a release without them gets them when the service starts, built once on the live table, not by
+ * projecting every filing again.
+ */
+describe('catalog read model: the state sort indexes without a rebuild', function () {
+  this.timeout(120_000);
+  let dataDir: string;
+  let databaseUrl: string;
+  let rt: Runtime | null = null;
+  const open = async () => (rt = await openRuntime(loadConfig({}, { dataDir, databaseUrl, logLevel: 'warn' }), createLogger('silent')));
+
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-upgrade-'));
+    databaseUrl = await freshDatabaseUrl();
+  });
+  after(async () => {
+    await rt?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('rule: a new catalog has both state sort indexes', async () => {
+    const defs = await indexDefinitions((await open()).db.knex, 'catalog_filings');
+    for (const def of STATE_SORT_INDEXES) assert.ok(defs.has(def), `${def} in ${[...defs.keys()].join('; ')}`);
+  });
+
+  it('rule: a catalog built without the state sort indexes gets them at start, the tables and checkpoints kept; starting again builds nothing', async () => {
+    let knex = rt!.db.knex;
+    assert.equal((await importRecords(rt!, [catalogFiling({ state: 'TX' })])).failed, 0);
+    for (const [def, oid] of await indexDefinitions(knex, 'catalog_filings')) {
+      if (STATE_SORT_INDEXES.includes(def)) await knex.raw(`drop index ${(await knex.raw('select ?::regclass::text as n', [oid])).rows[0].n}`);
+    }
+    const before = await identity(knex);
+    await rt!.close();
+
+    knex = (await open()).db.knex;
+    const defs = await indexDefinitions(knex, 'catalog_filings');
+    for (const def of STATE_SORT_INDEXES) assert.ok(defs.has(def), `${def} in ${[...defs.keys()].join('; ')}`);
+    assert.deepEqual(await identity(knex), before, 'no rebuild: same tables, same checkpoints');
+    await rt!.close();
+
+    knex = (await open()).db.knex;
+    assert.deepEqual(await indexDefinitions(knex, 'catalog_filings'), defs, 'the same indexes, none built again');
+  });
+});
