@@ -6,9 +6,8 @@
 import pg from 'pg';
 import { benchDatabase, tmpDir } from './support/postgres';
 import { BIN, loadRotating, startServerProcess } from './support/load';
-import { seedCommandsWorkspace } from './support/working-filings-seed';
+import { seedCommandsWorkspace, seedItemPatches } from './support/working-filings-seed';
 import { createLogger } from '../src/logger';
-import { upload } from '../test/working-filings/support';
 
 async function main() {
   const windows = Number(process.argv[2] ?? 12);
@@ -17,14 +16,7 @@ async function main() {
   const { apiKey, scope, createBody: body } = await seedCommandsWorkspace(url, dataDir, createLogger('warn'));
   const serve = await startServerProcess(BIN, ['serve', '--port', '0', '--data-dir', dataDir], { DATABASE_URL: url, LOG_LEVEL: 'warn' });
   const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
-  const { artifact } = await upload(serve.url, apiKey, scope, 'Rate manual page 12.', { name: 'rates.txt' });
-  const items: string[] = [];
-  for (let i = 0; i < 16; i++) {
-    const filing = (await (await fetch(`${serve.url}/managed-filings`, { method: 'POST', headers, body })).json()) as { id: string };
-    const r = await fetch(`${serve.url}/managed-filings/${filing.id}/items`, { method: 'POST', headers, body: JSON.stringify({ artifactId: artifact.id, scheduleType: 'rate', scheduleSeqNo: i + 1 }) });
-    items.push(`${filing.id}/items/${((await r.json()) as { id: string }).id}`);
-  }
-  const patches = Array.from({ length: 4_096 }, (_, i) => ({ path: `/managed-filings/${items[i % items.length]}`, body: JSON.stringify({ context: `Revision ${i}` }) }));
+  const patches = await seedItemPatches(serve.url, apiKey, scope, body);
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   for (let w = 0; w < windows; w++) {

@@ -1,9 +1,8 @@
 import type { BenchScenario } from '../types';
 import { benchDatabase, tmpDir } from '../support/postgres';
 import { BIN, benchRounds, load, loadRotating, medianRun, roundsNote, rssMb, startServerProcess } from '../support/load';
-import { seedCommandsWorkspace } from '../support/working-filings-seed';
+import { seedCommandsWorkspace, seedItemPatches } from '../support/working-filings-seed';
 import { createLogger } from '../../src/logger';
-import { upload } from '../../test/working-filings/support';
 import fs from 'node:fs';
 
 /**
@@ -38,17 +37,7 @@ export const scenario: BenchScenario = {
     const createCpu = (cpuMs(pid) - createCpu0) / create.totalRequests;
     ctx.log(`POST /managed-filings: ${Math.round(create.rps)}/s p99 ${create.p99} ms (non-2xx ${create.non2xx}), API CPU ${createCpu.toFixed(2)} ms per command`);
 
-    // One item on each of 16 filings: 16 editors at work. Items live in their filing's stream, so
-    // PATCHes of one filing serialise by design (last write wins, re-decided on conflict).
-    const { artifact } = await upload(serve.url, apiKey, scope, 'Rate manual page 12: territory relativities.', { name: 'rates.txt' });
-    const items: string[] = [];
-    for (let i = 0; i < 16; i++) {
-      const filing = (await (await fetch(`${serve.url}/managed-filings`, { method: 'POST', headers, body })).json()) as { id: string };
-      const r = await fetch(`${serve.url}/managed-filings/${filing.id}/items`, { method: 'POST', headers, body: JSON.stringify({ artifactId: artifact.id, scheduleType: 'rate', scheduleSeqNo: i + 1 }) });
-      items.push(`${filing.id}/items/${((await r.json()) as { id: string }).id}`);
-    }
-    // Each item's next PATCH sets a different context, so every command changes something.
-    const patches = Array.from({ length: 4_096 }, (_, i) => ({ path: `/managed-filings/${items[i % items.length]}`, body: JSON.stringify({ context: `Revision ${i}` }) }));
+    const patches = await seedItemPatches(serve.url, apiKey, scope, body);
     const patchCpu0 = cpuMs(pid);
     const patch = await medianRun(rounds, () => loadRotating(serve.url, patches, { connections, seconds, headers, method: 'PATCH' }));
     const patchCpu = (cpuMs(pid) - patchCpu0) / patch.totalRequests;

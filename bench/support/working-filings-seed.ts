@@ -3,7 +3,7 @@ import type { Logger } from '../../src/logger';
 import { openRuntime } from '../../src/runtime';
 import { TOKENS } from '../../src/tokens';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
-import { seedListings } from '../../test/working-filings/support';
+import { seedListings, upload } from '../../test/working-filings/support';
 
 /**
  * What the working-filing command loads need: a manager's API key on a scope with one company,
@@ -28,4 +28,21 @@ export async function seedCommandsWorkspace(databaseUrl: string, dataDir: string
   } finally {
     await rt.close();
   }
+}
+
+/**
+ * The item PATCH load: one uploaded artifact, and one item on each of 16 new filings (16 editors at work;
+ * PATCHes of one filing serialise by design: last write wins, re-decided on conflict). Returns 4,096
+ * rotating PATCHes whose contexts all differ, so every command changes something.
+ */
+export async function seedItemPatches(baseUrl: string, apiKey: string, scope: string, createBody: string): Promise<{ path: string; body: string }[]> {
+  const headers = { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' };
+  const { artifact } = await upload(baseUrl, apiKey, scope, 'Rate manual page 12: territory relativities.', { name: 'rates.txt' });
+  const items: string[] = [];
+  for (let i = 0; i < 16; i++) {
+    const filing = (await (await fetch(`${baseUrl}/managed-filings`, { method: 'POST', headers, body: createBody })).json()) as { id: string };
+    const r = await fetch(`${baseUrl}/managed-filings/${filing.id}/items`, { method: 'POST', headers, body: JSON.stringify({ artifactId: artifact.id, scheduleType: 'rate', scheduleSeqNo: i + 1 }) });
+    items.push(`${filing.id}/items/${((await r.json()) as { id: string }).id}`);
+  }
+  return Array.from({ length: 4_096 }, (_, i) => ({ path: `/managed-filings/${items[i % items.length]}`, body: JSON.stringify({ context: `Revision ${i}` }) }));
 }

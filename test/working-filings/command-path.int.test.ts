@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CommandHandler } from '../../commands/command-handler';
+import type { EventStore } from '../../infra/eventstore/event-store';
 import { completeFields } from '../../commands/managed-filings/filing-fields';
 import { managedFilingDecider, type ManagedFilingEvent, type ManagedFilingState } from '../../commands/managed-filings/managed-filing';
 import { StreamStateCache } from '../../commands/stream-state-cache';
@@ -35,6 +36,21 @@ describe('working filings: the command path and batched projections', () => {
     handler = rt.container.get<CommandHandler>(TOKENS.CommandHandler);
   });
   after(async () => rt.close());
+
+  /**
+   * The store as a command handler sees it, recording the first version of every stream read in `reads`;
+   * with `beforeAppend`, every append runs it first (and guarded appends are off, so appends go through it).
+   */
+  function recordingReads(reads: (number | undefined)[], beforeAppend?: () => Promise<void>): EventStore {
+    return new Proxy(rt.store, {
+      get(target, prop, receiver) {
+        if (prop === 'readStream') return (id: string, from?: number) => (reads.push(from), target.readStream(id, from));
+        if (beforeAppend && prop === 'append') return async (...args: Parameters<typeof target.append>) => (await beforeAppend(), target.append(...args));
+        if (beforeAppend && prop === 'appendGuarded') return undefined;
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+  }
 
   async function createFiling(cache: StreamStateCache<ManagedFilingState>) {
     const filingId = crypto.randomUUID();
@@ -82,14 +98,7 @@ describe('working filings: the command path and batched projections', () => {
       const v = (await rt.store.readStream(stream)).length;
       await rt.store.append(stream, [{ type: 'ManagedFilingItemChanged', data: { filingId, itemId, changes: { scheduleType: 'form', scheduleSeqNo: 7 }, updatedAt: NOW } }], v, {});
     };
-    const store = new Proxy(rt.store, {
-      get(target, prop, receiver) {
-        if (prop === 'readStream') return (id: string, from?: number) => (reads.push(from), target.readStream(id, from));
-        if (prop === 'append') return async (...args: Parameters<typeof target.append>) => (await racer(), target.append(...args));
-        if (prop === 'appendGuarded') return undefined;
-        return Reflect.get(target, prop, receiver);
-      },
-    });
+    const store = recordingReads(reads, racer);
     const racing = new CommandHandler(store, null, createLogger('silent'));
     // Decided on the cached state (version 22): the racer moves the stream to 23, the append conflicts.
     const cached = await racing.execute(managedFilingDecider, stream, { type: 'PatchItem', itemId, changes: { context: 'cached' }, now: NOW }, { metadata: {}, cache, retries: 0 });
@@ -112,12 +121,7 @@ describe('working filings: the command path and batched projections', () => {
     const stream = `managedFiling-${filingId}`;
     await handler.execute(managedFilingDecider, stream, { type: 'UpdateFiling', changes: { serffTrackingNumber: 'AAAA-1' }, now: NOW }, { metadata: {}, cache });
     const reads: (number | undefined)[] = [];
-    const store = new Proxy(rt.store, {
-      get(target, prop, receiver) {
-        if (prop === 'readStream') return (id: string, from?: number) => (reads.push(from), target.readStream(id, from));
-        return Reflect.get(target, prop, receiver);
-      },
-    });
+    const store = recordingReads(reads);
     const reading = new CommandHandler(store, null, createLogger('silent'));
     const same = { type: 'UpdateFiling' as const, changes: { serffTrackingNumber: 'AAAA-1' }, now: NOW };
     const noop = await reading.execute(managedFilingDecider, stream, same, { metadata: {}, cache });
@@ -144,12 +148,7 @@ describe('working filings: the command path and batched projections', () => {
     const item = { id: itemId, artifactId: crypto.randomUUID(), artifactVersionId: 'v1', scheduleType: null, scheduleSeqNo: null, context: 'x', attachments: [] };
     await handler.execute(managedFilingDecider, stream, { type: 'AddItem', item, now: NOW }, { metadata: {}, cache });
     const reads: (number | undefined)[] = [];
-    const store = new Proxy(rt.store, {
-      get(target, prop, receiver) {
-        if (prop === 'readStream') return (id: string, from?: number) => (reads.push(from), target.readStream(id, from));
-        return Reflect.get(target, prop, receiver);
-      },
-    });
+    const store = recordingReads(reads);
     const reading = new CommandHandler(store, null, createLogger('silent'));
     const writes = Array.from({ length: 12 }, (_, i) =>
       reading.execute(managedFilingDecider, stream, { type: 'PatchItem', itemId, changes: { context: `w${i}` }, now: NOW }, { metadata: {}, cache, retries: 50 }),
