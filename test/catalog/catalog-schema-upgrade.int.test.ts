@@ -9,6 +9,30 @@ import { openRuntime, type Runtime } from '../../src/runtime';
 import { catalogFiling, importRecords } from '../support/catalog-records';
 import { freshDatabaseUrl } from '../support/postgres';
 
+/**
+ * A fresh database and data directory for a describe block, and `open` to start the service's runtime on them
+ * (again: each start runs the schema upgrades); the last runtime opened is `rt`, closed after the block.
+ */
+function runtimeOnFreshDatabase(): { open: () => Promise<Runtime>; readonly rt: Runtime | null } {
+  let dataDir: string;
+  let databaseUrl: string;
+  let rt: Runtime | null = null;
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-upgrade-'));
+    databaseUrl = await freshDatabaseUrl();
+  });
+  after(async () => {
+    await rt?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  return {
+    open: async () => (rt = await openRuntime(loadConfig({}, { dataDir, databaseUrl, logLevel: 'warn' }), createLogger('silent'))),
+    get rt() {
+      return rt;
+    },
+  };
+}
+
 /** Whether a column is declared NOT NULL. */
 async function notNull(knex: Knex, table: string, column: string): Promise<boolean> {
   const r = await knex.raw(`select attnotnull from pg_attribute where attrelid = to_regclass(?) and attname = ?`, [table, column]);
@@ -30,28 +54,17 @@ async function identity(knex: Knex): Promise<unknown> {
  */
 describe('catalog read models: nullable company name without a rebuild', function () {
   this.timeout(120_000);
-  let dataDir: string;
-  let databaseUrl: string;
-  let rt: Runtime | null = null;
-  const open = async () => (rt = await openRuntime(loadConfig({}, { dataDir, databaseUrl, logLevel: 'warn' }), createLogger('silent')));
-
-  before(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-upgrade-'));
-    databaseUrl = await freshDatabaseUrl();
-  });
-  after(async () => {
-    await rt?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const runtimes = runtimeOnFreshDatabase();
+  const open = runtimes.open;
 
   it('rule: a company_name column made NOT NULL by an earlier release becomes nullable at start, the existing rows and checkpoints kept; then a filing without a company name projects', async () => {
     const named = catalogFiling({ companyName: 'Acme Insurance Company' });
     let knex = (await open()).db.knex;
-    assert.equal((await importRecords(rt!, [named])).failed, 0);
+    assert.equal((await importRecords(runtimes.rt!, [named])).failed, 0);
     // The schema as the earlier release created it.
     await knex.raw(`alter table catalog_filings alter column company_name set not null; alter table search_filings alter column company_name set not null`);
     const before = await identity(knex);
-    await rt!.close();
+    await runtimes.rt!.close();
 
     knex = (await open()).db.knex;
     assert.equal(await notNull(knex, 'catalog_filings', 'company_name'), false);
@@ -59,7 +72,7 @@ describe('catalog read models: nullable company name without a rebuild', functio
     assert.deepEqual(await identity(knex), before, 'no rebuild: same tables, same checkpoints');
 
     const nameless = catalogFiling({ companyName: null });
-    const r = await importRecords(rt!, [nameless]);
+    const r = await importRecords(runtimes.rt!, [nameless]);
     assert.equal(r.failed, 0, JSON.stringify(r.errors));
     const rows = await knex.raw(`select id::text, company_name, list_record::json->>'companyName' as served from catalog_filings order by company_name nulls last`);
     assert.deepEqual(rows.rows, [
@@ -71,11 +84,11 @@ describe('catalog read models: nullable company name without a rebuild', functio
   });
 
   it('rule: the upgrade is idempotent: starting again changes nothing', async () => {
-    const knex = rt!.db.knex;
+    const knex = runtimes.rt!.db.knex;
     const before = await identity(knex);
-    await rt!.close();
+    await runtimes.rt!.close();
     await open();
-    assert.deepEqual(await identity(rt!.db.knex), before);
+    assert.deepEqual(await identity(runtimes.rt!.db.knex), before);
   });
 });
 
@@ -94,19 +107,8 @@ const STATE_SORT_INDEXES = ['btree (state, id)', 'btree (state DESC NULLS LAST, 
  */
 describe('catalog read model: the state sort indexes without a rebuild', function () {
   this.timeout(120_000);
-  let dataDir: string;
-  let databaseUrl: string;
-  let rt: Runtime | null = null;
-  const open = async () => (rt = await openRuntime(loadConfig({}, { dataDir, databaseUrl, logLevel: 'warn' }), createLogger('silent')));
-
-  before(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-upgrade-'));
-    databaseUrl = await freshDatabaseUrl();
-  });
-  after(async () => {
-    await rt?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const runtimes = runtimeOnFreshDatabase();
+  const open = runtimes.open;
 
   it('rule: a new catalog has both state sort indexes', async () => {
     const defs = await indexDefinitions((await open()).db.knex, 'catalog_filings');
@@ -114,19 +116,19 @@ describe('catalog read model: the state sort indexes without a rebuild', functio
   });
 
   it('rule: a catalog built without the state sort indexes gets them at start, the tables and checkpoints kept; starting again builds nothing', async () => {
-    let knex = rt!.db.knex;
-    assert.equal((await importRecords(rt!, [catalogFiling({ state: 'TX' })])).failed, 0);
+    let knex = runtimes.rt!.db.knex;
+    assert.equal((await importRecords(runtimes.rt!, [catalogFiling({ state: 'TX' })])).failed, 0);
     for (const [def, oid] of await indexDefinitions(knex, 'catalog_filings')) {
       if (STATE_SORT_INDEXES.includes(def)) await knex.raw(`drop index ${(await knex.raw('select ?::regclass::text as n', [oid])).rows[0].n}`);
     }
     const before = await identity(knex);
-    await rt!.close();
+    await runtimes.rt!.close();
 
     knex = (await open()).db.knex;
     const defs = await indexDefinitions(knex, 'catalog_filings');
     for (const def of STATE_SORT_INDEXES) assert.ok(defs.has(def), `${def} in ${[...defs.keys()].join('; ')}`);
     assert.deepEqual(await identity(knex), before, 'no rebuild: same tables, same checkpoints');
-    await rt!.close();
+    await runtimes.rt!.close();
 
     knex = (await open()).db.knex;
     assert.deepEqual(await indexDefinitions(knex, 'catalog_filings'), defs, 'the same indexes, none built again');

@@ -52,6 +52,16 @@ describe('working filings: the command path and batched projections', () => {
     });
   }
 
+  /** A new filing with one item (stream version 2), both written through `handler` with `cache`. */
+  async function filingWithItem(cache: StreamStateCache<ManagedFilingState>) {
+    const filingId = await createFiling(cache);
+    const stream = `managedFiling-${filingId}`;
+    const itemId = crypto.randomUUID();
+    const item = { id: itemId, artifactId: crypto.randomUUID(), artifactVersionId: 'v1', scheduleType: null, scheduleSeqNo: null, context: 'x', attachments: [] };
+    await handler.execute(managedFilingDecider, stream, { type: 'AddItem', item, now: NOW }, { metadata: {}, cache });
+    return { filingId, stream, itemId };
+  }
+
   async function createFiling(cache: StreamStateCache<ManagedFilingState>) {
     const filingId = crypto.randomUUID();
     const scopeId = crypto.randomUUID();
@@ -81,11 +91,7 @@ describe('working filings: the command path and batched projections', () => {
 
   it('rule: a version conflict reads only the events appended since the state decided on, never the whole stream again (cached or loaded), and re-decides on the stored state', async () => {
     const cache = new StreamStateCache<ManagedFilingState>();
-    const filingId = await createFiling(cache);
-    const stream = `managedFiling-${filingId}`;
-    const itemId = crypto.randomUUID();
-    const item = { id: itemId, artifactId: crypto.randomUUID(), artifactVersionId: 'v1', scheduleType: null, scheduleSeqNo: null, context: 'x', attachments: [] };
-    await handler.execute(managedFilingDecider, stream, { type: 'AddItem', item, now: NOW }, { metadata: {}, cache });
+    const { filingId, stream, itemId } = await filingWithItem(cache);
     for (let i = 0; i < 20; i++) await handler.execute(managedFilingDecider, stream, { type: 'PatchItem', itemId, changes: { context: `r${i}` }, now: NOW }, { metadata: {}, cache });
     assert.equal(cache.get(stream)?.version, 22);
     // The store as the handler sees it: every read is recorded, and the first append of a command is raced
@@ -142,11 +148,7 @@ describe('working filings: the command path and batched projections', () => {
 
   it('rule: concurrent writers of one stream in one process re-decide after a conflict without reading the whole stream, and every write lands', async () => {
     const cache = new StreamStateCache<ManagedFilingState>();
-    const filingId = await createFiling(cache);
-    const stream = `managedFiling-${filingId}`;
-    const itemId = crypto.randomUUID();
-    const item = { id: itemId, artifactId: crypto.randomUUID(), artifactVersionId: 'v1', scheduleType: null, scheduleSeqNo: null, context: 'x', attachments: [] };
-    await handler.execute(managedFilingDecider, stream, { type: 'AddItem', item, now: NOW }, { metadata: {}, cache });
+    const { stream, itemId } = await filingWithItem(cache);
     const reads: (number | undefined)[] = [];
     const store = recordingReads(reads);
     const reading = new CommandHandler(store, null, createLogger('silent'));
