@@ -47,17 +47,9 @@ export function currentArtifactsFromJson(rows: unknown): Map<string, CurrentArti
 }
 
 /**
- * SQL: an items row's columns as served (alias `i`), with the artifact and every attachment at the
- * current version of the artifact when it is one of the scope `scopeId` (a uuid expression), in the
- * attachments' order. One statement with the page it serves: a primary-key look-up per reference.
+ * SQL: the current artifacts an items row (alias `i`) names, its own and its attachments', in the scope
+ * `scopeId`, as currentArtifactsSql gives them: one primary-key look-up per reference, in the statement
+ * that reads the rows; withCurrentArtifacts then shows them, as for the write answers.
  */
-export const currentItemColumnsSql = (scopeId: string) => `i.id, i.filing_id, i.artifact_id,
-    coalesce((select wa.current_version_id::text from working_artifacts wa
-      where wa.id = i.artifact_id and wa.scope_id = ${scopeId} and wa.current_version_id is not null), i.artifact_version_id) as artifact_version_id,
-    i.schedule_type, i.schedule_seq_no, i.context,
-    coalesce((select jsonb_agg(case when wa.id is null then x.a
-        else jsonb_build_object('artifactId', x.a -> 'artifactId', 'artifactVersionId', wa.current_version_id, 'artifactName', wa.name, 'artifactVersionNumber', wa.current_version_number) end
-        order by x.n)
-      from jsonb_array_elements(i.attachments) with ordinality as x(a, n)
-      left join working_artifacts wa on wa.id = (x.a ->> 'artifactId')::uuid and wa.scope_id = ${scopeId} and wa.current_version_id is not null), '[]'::jsonb) as attachments,
-    i.created_at, i.updated_at`;
+export const itemArtifactsSql = (scopeId: string) =>
+  currentArtifactsSql(`array[i.artifact_id] || array(select (x.a ->> 'artifactId')::uuid from jsonb_array_elements(i.attachments) as x(a))`, scopeId);

@@ -3,9 +3,9 @@ import type { CursorService } from '../../src/http/cursors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { cursorParam, qInt } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
-import { currentItemColumnsSql } from './current-artifacts';
+import { currentArtifactsFromJson, itemArtifactsSql, withCurrentArtifacts } from './current-artifacts';
 import type { FilingAccessService } from './filing-access';
-import { itemFromRow } from './records';
+import { itemFromRow, itemFromState } from './records';
 import { FilingIdParams, Item } from './schemas';
 
 const Query = z.strictObject({ limit: qInt(1, 100, 50).optional(), cursor: cursorParam().optional() });
@@ -36,14 +36,14 @@ export class ItemListRoute implements RouteModule {
           const d = query.cursor ? await this.cursors.decode<{ c: string; i: string }>(binding, query.cursor) : null;
           // Artifacts are resolved in the filing's own scope: items follow their files' current content.
           const q = this.knex('managed_filing_items as i')
-            .select(this.knex.raw(currentItemColumnsSql('?'), [a.row.scope_id, a.row.scope_id]))
+            .select('i.*', this.knex.raw(`${itemArtifactsSql('?')} as artifacts`, [a.row.scope_id]))
             .where('i.filing_id', a.row.id);
           if (d) q.andWhere((w) => w.where('i.created_at', '<', d.state.c).orWhere((x) => x.where('i.created_at', d.state.c).andWhere('i.id', '>', d.state.i)));
           const rows = await q.orderBy([{ column: 'i.created_at', order: 'desc' }, { column: 'i.id' }]).limit(limit + 1);
           const page = rows.slice(0, limit);
           const last = page[page.length - 1];
           const nextCursor = rows.length > limit ? await this.cursors.encode(binding, { c: new Date(last.created_at).toISOString(), i: last.id }, d?.issuedAt) : null;
-          return { headers: { 'Cache-Control': 'private, no-store' }, body: { items: page.map(itemFromRow), nextCursor } };
+          return { headers: { 'Cache-Control': 'private, no-store' }, body: { items: page.map((r) => itemFromState(withCurrentArtifacts(itemFromRow(r), currentArtifactsFromJson(r.artifacts)))), nextCursor } };
         },
       }),
     ];
