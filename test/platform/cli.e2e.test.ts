@@ -12,6 +12,22 @@ function postmasterPid(dataDir: string): number | null {
 }
 
 
+/** Polls `condition` every 100 ms; fails with `message` (a function: it may report output gathered meanwhile) after `ms`. */
+async function until(condition: () => boolean, message: () => string, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    assert.ok(Date.now() < deadline, message());
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** After a test's own data directory: a Postgres still running on it is killed, then the directory goes. */
+function removeDataDir(dir: string): void {
+  const pid = postmasterPid(dir);
+  if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
 describe('the ifrs command on the embedded default', function () {
   this.timeout(180_000);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-cli-'));
@@ -79,25 +95,16 @@ describe('the ifrs command on the embedded default', function () {
     try {
       let out = '';
       npm.stdout.on('data', (d) => (out += d));
-      const deadline = Date.now() + 120_000;
-      while (!/listening on http/.test(out)) {
-        assert.ok(Date.now() < deadline && npm.exitCode === null, `npm run dev starts the service: ${out}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await until(() => /listening on http/.test(out) || npm.exitCode !== null, () => `npm run dev starts the service: ${out}`, 120_000);
+      assert.equal(npm.exitCode, null, `npm run dev starts the service: ${out}`);
       const pid = postmasterPid(dir);
       assert.ok(pid && alive(pid), 'the service started its Postgres');
       npm.kill('SIGTERM');
       await exited;
-      const stopBy = Date.now() + 30_000;
-      while (alive(pid)) {
-        assert.ok(Date.now() < stopBy, 'the service stopped its Postgres after npm got SIGTERM');
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await until(() => !alive(pid), () => 'the service stopped its Postgres after npm got SIGTERM', 30_000);
     } finally {
       if (npm.exitCode === null) npm.kill('SIGKILL');
-      const pid = postmasterPid(dir);
-      if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
-      fs.rmSync(dir, { recursive: true, force: true });
+      removeDataDir(dir);
     }
   });
 
@@ -107,11 +114,7 @@ describe('the ifrs command on the embedded default', function () {
     try {
       // The seed starts the embedded Postgres; serve starts while it runs and connects to that one.
       const seeding = runCli(['demo', 'seed', '--filings', '400', '--no-pdf', ...d], env, 170_000);
-      const deadline = Date.now() + 60_000;
-      while (!(postmasterPid(dir) && alive(postmasterPid(dir)!))) {
-        assert.ok(Date.now() < deadline, 'the seed started Postgres');
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await until(() => !!postmasterPid(dir) && alive(postmasterPid(dir)!), () => 'the seed started Postgres', 60_000);
       const serve = await startServe(['--port', '0', ...d], env);
       let exited: number | null;
       try {
@@ -129,9 +132,7 @@ describe('the ifrs command on the embedded default', function () {
       const pid = postmasterPid(dir);
       assert.ok(pid === null || !alive(pid), 'and the Postgres it used, the last ifrs process on the data directory');
     } finally {
-      const pid = postmasterPid(dir);
-      if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
-      fs.rmSync(dir, { recursive: true, force: true });
+      removeDataDir(dir);
     }
   });
 
@@ -144,11 +145,8 @@ describe('the ifrs command on the embedded default', function () {
     try {
       let err = '';
       projector.stderr.on('data', (b) => (err += b));
-      const deadline = Date.now() + 60_000;
-      while (!/running as projector/.test(err)) {
-        assert.ok(Date.now() < deadline && projector.exitCode === null, `the projector role starts beside the api role: ${err}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await until(() => /running as projector/.test(err) || projector.exitCode !== null, () => `the projector role starts beside the api role: ${err}`, 60_000);
+      assert.equal(projector.exitCode, null, `the projector role starts beside the api role: ${err}`);
       for (const role of ['api', 'all']) {
         const again = await runCli(['serve', '--port', '0', '--role', role, ...d], env, 60_000);
         assert.notEqual(again.code, 0, role);
