@@ -22,6 +22,7 @@ export class CommentWriteRoutes implements RouteModule {
       defineRoute({
         method: 'post',
         paths: ['/managed-filings/{filingId}/comments'],
+        operationId: 'addFilingComment',
         summary: 'Start a comment thread or reply',
         extension: true,
         tags,
@@ -32,6 +33,7 @@ export class CommentWriteRoutes implements RouteModule {
       }),
       defineRoute({
         method: 'patch',
+      operationId: 'updateFilingComment',
         paths: ['/managed-filings/{filingId}/comments/{commentId}'],
         summary: 'Edit a comment (author only; sets editedAt)',
         extension: true,
@@ -43,6 +45,7 @@ export class CommentWriteRoutes implements RouteModule {
       }),
       defineRoute({
         method: 'delete',
+      operationId: 'deleteFilingComment',
         paths: ['/managed-filings/{filingId}/comments/{commentId}'],
         summary: 'Delete a comment (it stays as a tombstone)',
         extension: true,
@@ -57,6 +60,7 @@ export class CommentWriteRoutes implements RouteModule {
       defineRoute({
         method: 'post',
         paths: ['/managed-filings/{filingId}/comments/{commentId}/resolve'],
+      operationId: 'resolveFilingComment',
         summary: 'Resolve the comment\'s thread',
         extension: true,
         description: 'Appends a status_change entry to the timeline; resolving a resolved thread changes nothing. Answers the thread\'s first comment.',
@@ -69,6 +73,7 @@ export class CommentWriteRoutes implements RouteModule {
       defineRoute({
         method: 'post',
         paths: ['/managed-filings/{filingId}/comments/{commentId}/reopen'],
+      operationId: 'reopenFilingComment',
         summary: 'Reopen the comment\'s thread',
         extension: true,
         tags,

@@ -23,6 +23,7 @@ export class FieldOptionsRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/insurance/managed-filings/field-options'],
+        operationId: 'getManagedFilingFieldOptions',
         summary: 'Allowed values of a working-filing field',
         description: 'Fields: filingType, reviewType, toiCode, subToiCode (dependsOn = a toiCode, required), disposition, scheduleType. Response {field, dependsOn, options: [{value, label}]}.',
         tags: ['working filings'],

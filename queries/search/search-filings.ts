@@ -147,8 +147,8 @@ export class SearchFilingsRoutes implements RouteModule {
       handler: (ctx: RouteContext<unknown, Body, unknown>) => this.handle(ctx),
     };
     return [
-      defineRoute({ ...common, paths: ['/insurance/filings/search'], body: InsuranceBody as unknown as z.ZodType<Body> }),
-      defineRoute({ ...common, paths: ['/filings/search'], body: FilingsBody as unknown as z.ZodType<Body> }),
+      defineRoute({ ...common, paths: ['/insurance/filings/search'], operationId: 'searchInsuranceFilings', body: InsuranceBody as unknown as z.ZodType<Body> }),
+      defineRoute({ ...common, paths: ['/filings/search'], operationId: 'searchFilings', body: FilingsBody as unknown as z.ZodType<Body> }),
     ];
   }
 }

@@ -12,120 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /** The authenticated user and tenant */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The current user */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description `no-store`: the answer must not be cached. */
-                        "Cache-Control": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CurrentUser"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getCurrentUser"];
         put?: never;
         post?: never;
         delete?: never;
@@ -145,151 +32,7 @@ export interface paths {
          * List catalog filings
          * @description Filters combine with AND, repeated values of one filter with OR. Pages are a live keyset: filings that arrive while paging cause no duplicates and no gaps. Florida references may be given with or without the FL- prefix. Without serff:view, SERFF filings are absent and source=serff is 403.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description 1 to 200, default 50 */
-                    limit?: number;
-                    cursor?: string;
-                    /** @description Directory carrier ID; matched through the carrier's current NAIC code; 404 when it matches no catalog identifier. */
-                    carrier?: string | string[];
-                    /** @description Directory group ID; matched through the group's NAIC group code and its carriers' current NAIC codes. */
-                    group?: string | string[];
-                    /** @description Excludes filings of these carriers and filings whose carrierIds is null or empty. */
-                    excludeCarrier?: string | string[];
-                    state?: string | string[];
-                    source?: ("serff" | "florida_irfs") | ("serff" | "florida_irfs")[];
-                    /** @description Exact native reference; SERFF case-insensitive; Florida with or without the FL- prefix (normalized). */
-                    sourceReference?: string | string[];
-                    companyName?: string | string[];
-                    productName?: string | string[];
-                    companyNameContains?: string;
-                    productNameContains?: string;
-                    businessType?: string | string[];
-                    normalizedOutcome?: ("APPROVED" | "FILED" | "ACKNOWLEDGED" | "INFORMATIONAL" | "REJECTED" | "WITHDRAWN" | "PENDING" | "UNKNOWN") | ("APPROVED" | "FILED" | "ACKNOWLEDGED" | "INFORMATIONAL" | "REJECTED" | "WITHDRAWN" | "PENDING" | "UNKNOWN")[];
-                    filingTypeNormalized?: ("FORM" | "RATE" | "RULE" | "RATE_RULE" | "FORM_RATE" | "FORM_RULE" | "FORM_RATE_RULE" | "ENDORSEMENT" | "LOSS_COST" | "ADVERTISING" | "CERTIFICATION" | "CONTRACT" | "CONSENT_TO_RATE" | "DEVIATIONS" | "INFORMATIONAL" | "NEW_PROGRAM" | "REPORT" | "SERVICE_CONTRACT" | "UNDERWRITING_GUIDE" | "ANNUAL_FORMS_LIST" | "MANUSCRIPT" | "POLICY_FORM" | "PREDICTIVE_MODEL" | "ORGANIZATION_ADOPTION" | "OTHER") | ("FORM" | "RATE" | "RULE" | "RATE_RULE" | "FORM_RATE" | "FORM_RULE" | "FORM_RATE_RULE" | "ENDORSEMENT" | "LOSS_COST" | "ADVERTISING" | "CERTIFICATION" | "CONTRACT" | "CONSENT_TO_RATE" | "DEVIATIONS" | "INFORMATIONAL" | "NEW_PROGRAM" | "REPORT" | "SERVICE_CONTRACT" | "UNDERWRITING_GUIDE" | "ANNUAL_FORMS_LIST" | "MANUSCRIPT" | "POLICY_FORM" | "PREDICTIVE_MODEL" | "ORGANIZATION_ADOPTION" | "OTHER")[];
-                    toi?: string | string[];
-                    subToi?: string | string[];
-                    filingType?: string | string[];
-                    sourceStatus?: string | string[];
-                    submissionDateFrom?: string;
-                    submissionDateTo?: string;
-                    dispositionDateFrom?: string;
-                    dispositionDateTo?: string;
-                    stateStatusChangedDateFrom?: string;
-                    stateStatusChangedDateTo?: string;
-                    /** @description Up to three keys, "-" for descending; default -submissionDate; nulls last; id breaks ties. */
-                    sort?: ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference") | ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference")[];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of catalog filings */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CatalogFilingPage"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listInsuranceFilings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -309,151 +52,7 @@ export interface paths {
          * List catalog filings
          * @description Filters combine with AND, repeated values of one filter with OR. Pages are a live keyset: filings that arrive while paging cause no duplicates and no gaps. Florida references may be given with or without the FL- prefix. Without serff:view, SERFF filings are absent and source=serff is 403.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description 1 to 200, default 50 */
-                    limit?: number;
-                    cursor?: string;
-                    /** @description Directory carrier ID; matched through the carrier's current NAIC code; 404 when it matches no catalog identifier. */
-                    carrier?: string | string[];
-                    /** @description Directory group ID; matched through the group's NAIC group code and its carriers' current NAIC codes. */
-                    group?: string | string[];
-                    /** @description Excludes filings of these carriers and filings whose carrierIds is null or empty. */
-                    excludeCarrier?: string | string[];
-                    state?: string | string[];
-                    source?: ("serff" | "florida_irfs") | ("serff" | "florida_irfs")[];
-                    /** @description Exact native reference; SERFF case-insensitive; Florida with or without the FL- prefix (normalized). */
-                    sourceReference?: string | string[];
-                    companyName?: string | string[];
-                    productName?: string | string[];
-                    companyNameContains?: string;
-                    productNameContains?: string;
-                    businessType?: string | string[];
-                    normalizedOutcome?: ("APPROVED" | "FILED" | "ACKNOWLEDGED" | "INFORMATIONAL" | "REJECTED" | "WITHDRAWN" | "PENDING" | "UNKNOWN") | ("APPROVED" | "FILED" | "ACKNOWLEDGED" | "INFORMATIONAL" | "REJECTED" | "WITHDRAWN" | "PENDING" | "UNKNOWN")[];
-                    filingTypeNormalized?: ("FORM" | "RATE" | "RULE" | "RATE_RULE" | "FORM_RATE" | "FORM_RULE" | "FORM_RATE_RULE" | "ENDORSEMENT" | "LOSS_COST" | "ADVERTISING" | "CERTIFICATION" | "CONTRACT" | "CONSENT_TO_RATE" | "DEVIATIONS" | "INFORMATIONAL" | "NEW_PROGRAM" | "REPORT" | "SERVICE_CONTRACT" | "UNDERWRITING_GUIDE" | "ANNUAL_FORMS_LIST" | "MANUSCRIPT" | "POLICY_FORM" | "PREDICTIVE_MODEL" | "ORGANIZATION_ADOPTION" | "OTHER") | ("FORM" | "RATE" | "RULE" | "RATE_RULE" | "FORM_RATE" | "FORM_RULE" | "FORM_RATE_RULE" | "ENDORSEMENT" | "LOSS_COST" | "ADVERTISING" | "CERTIFICATION" | "CONTRACT" | "CONSENT_TO_RATE" | "DEVIATIONS" | "INFORMATIONAL" | "NEW_PROGRAM" | "REPORT" | "SERVICE_CONTRACT" | "UNDERWRITING_GUIDE" | "ANNUAL_FORMS_LIST" | "MANUSCRIPT" | "POLICY_FORM" | "PREDICTIVE_MODEL" | "ORGANIZATION_ADOPTION" | "OTHER")[];
-                    toi?: string | string[];
-                    subToi?: string | string[];
-                    filingType?: string | string[];
-                    sourceStatus?: string | string[];
-                    submissionDateFrom?: string;
-                    submissionDateTo?: string;
-                    dispositionDateFrom?: string;
-                    dispositionDateTo?: string;
-                    stateStatusChangedDateFrom?: string;
-                    stateStatusChangedDateTo?: string;
-                    /** @description Up to three keys, "-" for descending; default -submissionDate; nulls last; id breaks ties. */
-                    sort?: ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference") | ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference")[];
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of catalog filings */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CatalogFilingPage"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listFilings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -473,120 +72,7 @@ export interface paths {
          * Get a catalog filing
          * @description The list record plus description and a files summary (count and per-role counts). A native reference is not an ID: anything but a catalog filing UUID is 404. Without serff:view a SERFF filing is 404.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    filingId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The catalog filing */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CatalogFilingDetail"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getInsuranceFiling"];
         put?: never;
         post?: never;
         delete?: never;
@@ -606,120 +92,7 @@ export interface paths {
          * Get a catalog filing
          * @description The list record plus description and a files summary (count and per-role counts). A native reference is not an ID: anything but a catalog filing UUID is 404. Without serff:view a SERFF filing is 404.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    filingId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The catalog filing */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CatalogFilingDetail"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getFiling"];
         put?: never;
         post?: never;
         delete?: never;
@@ -739,133 +112,7 @@ export interface paths {
          * List carriers
          * @description state and toi reflect catalog filing activity in the last 12 months (a filing of the carrier's current NAIC code whose submission, disposition or state status date falls in that window); domicile is not the filing state. Offset pages.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Case-insensitive substring of the name or any alias. */
-                    name?: string;
-                    identifier?: string | string[];
-                    /** @description Carrier group ID. */
-                    group?: string | string[];
-                    /** @description Catalog filing activity in this state in the last 12 months. */
-                    state?: string | string[];
-                    /** @description Catalog filing activity with this TOI code in the last 12 months. */
-                    toi?: string | string[];
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of carriers */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            carriers: components["schemas"]["Carrier"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listCarriers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -885,120 +132,7 @@ export interface paths {
          * Get a carrier
          * @description With aliases, groupMembers (the other unmerged carriers of its group) and mgas (MGAs it backs, with the link's role and source notes).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    carrierId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The carrier */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CarrierDetail"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getCarrier"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1015,128 +149,7 @@ export interface paths {
             cookie?: never;
         };
         /** List carrier groups */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Case-insensitive substring of the name. */
-                    name?: string;
-                    /** @description <scheme>:<value> exactly as registered, padding kept (naic_group:0123). */
-                    identifier?: string | string[];
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of carrier groups */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            carrierGroups: components["schemas"]["CarrierGroup"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listCarrierGroups"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1153,120 +166,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get a carrier group */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    groupId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The carrier group with its members */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["CarrierGroupDetail"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getCarrierGroup"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1283,126 +183,7 @@ export interface paths {
             cookie?: never;
         };
         /** List MGAs */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Case-insensitive substring of the name or any alias. */
-                    name?: string;
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of MGAs */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            mgas: components["schemas"]["Mga"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listMgas"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1419,120 +200,7 @@ export interface paths {
             cookie?: never;
         };
         /** Get an MGA */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mgaId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The MGA and its backing carriers */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["MgaDetail"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getMga"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1552,143 +220,7 @@ export interface paths {
          * List products
          * @description Each product once. Repeated values of a filter combine with OR, distinct filters with AND; carrier, state, toi and subToi must all match within the same availability row. availabilitySummary lists every configured state, also those outside a state filter. Sorted by case-insensitive name, then id. Cursors are live offsets (no binding to filters, limit or caller, no expiry): repeat filters and limit on later pages. Private, not cacheable.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Case-insensitive literal substring of the product name. */
-                    name?: string | string[];
-                    mga?: string | string[];
-                    /** @description A writing company: NAIC company code (normalized to five digits) or carrier ID. */
-                    carrier?: string | string[];
-                    /** @description NAIC group code (leading zeros normalized) or directory group ID. */
-                    group?: string | string[];
-                    /** @description Exact, case-sensitive availability state. */
-                    state?: string | string[];
-                    /** @description Exact, case-sensitive line of business (e.g. cyber). */
-                    type?: string | string[];
-                    /** @description Exact TOI code, leading zeros kept. */
-                    toi?: string | string[];
-                    /** @description Exact sub-TOI code; usable without toi. */
-                    subToi?: string | string[];
-                    /** @description true or false; omit for both. */
-                    admitted?: boolean;
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of products */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description private, no-store */
-                        "Cache-Control": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            products: components["schemas"]["ProductListItem"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listInsuranceProducts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1708,143 +240,7 @@ export interface paths {
          * List products
          * @description Each product once. Repeated values of a filter combine with OR, distinct filters with AND; carrier, state, toi and subToi must all match within the same availability row. availabilitySummary lists every configured state, also those outside a state filter. Sorted by case-insensitive name, then id. Cursors are live offsets (no binding to filters, limit or caller, no expiry): repeat filters and limit on later pages. Private, not cacheable.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Case-insensitive literal substring of the product name. */
-                    name?: string | string[];
-                    mga?: string | string[];
-                    /** @description A writing company: NAIC company code (normalized to five digits) or carrier ID. */
-                    carrier?: string | string[];
-                    /** @description NAIC group code (leading zeros normalized) or directory group ID. */
-                    group?: string | string[];
-                    /** @description Exact, case-sensitive availability state. */
-                    state?: string | string[];
-                    /** @description Exact, case-sensitive line of business (e.g. cyber). */
-                    type?: string | string[];
-                    /** @description Exact TOI code, leading zeros kept. */
-                    toi?: string | string[];
-                    /** @description Exact sub-TOI code; usable without toi. */
-                    subToi?: string | string[];
-                    /** @description true or false; omit for both. */
-                    admitted?: boolean;
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of products */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description private, no-store */
-                        "Cache-Control": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            products: components["schemas"]["ProductListItem"][];
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listProducts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1864,120 +260,7 @@ export interface paths {
          * Get a product
          * @description Claims keep their citations as given; a claim is verified: false when it has no citation or one of kind unavailable (internal_source).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    productId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The product */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Product"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getInsuranceProduct"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1997,120 +280,7 @@ export interface paths {
          * Get a product
          * @description Claims keep their citations as given; a claim is verified: false when it has no citation or one of kind unavailable (internal_source).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    productId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The product */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Product"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getProduct"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2127,124 +297,7 @@ export interface paths {
             cookie?: never;
         };
         /** Catalog filings recorded for a product in a state */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    productId: string;
-                    state: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The filings (always one page) */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            filings: components["schemas"]["CatalogFiling"][];
-                            nextCursor: null;
-                        };
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listInsuranceProductAvailabilityFilings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2261,124 +314,7 @@ export interface paths {
             cookie?: never;
         };
         /** Catalog filings recorded for a product in a state */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    productId: string;
-                    state: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The filings (always one page) */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            filings: components["schemas"]["CatalogFiling"][];
-                            nextCursor: null;
-                        };
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listProductAvailabilityFilings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2398,134 +334,7 @@ export interface paths {
          * File inventory of a catalog filing
          * @description Files in the import record's order. A file id belongs to one catalog filing: the import refuses a second filing that lists it, so a file's text and download are always those of the filing whose inventory lists it. `limit` 1 to 200, default 50. Traversal past 10,000 entries answers 409 inventory_limit_exceeded (the inventory is then partial).
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    filingId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of the inventory */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FileInventory"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown filing, or a serff filing without serff:view */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description inventory_limit_exceeded */
-                409: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listFilingFiles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2545,134 +354,7 @@ export interface paths {
          * File inventory of a catalog filing
          * @description Files in the import record's order. A file id belongs to one catalog filing: the import refuses a second filing that lists it, so a file's text and download are always those of the filing whose inventory lists it. `limit` 1 to 200, default 50. Traversal past 10,000 entries answers 409 inventory_limit_exceeded (the inventory is then partial).
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    filingId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of the inventory */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FileInventory"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown filing, or a serff filing without serff:view */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description inventory_limit_exceeded */
-                409: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listInsuranceFilingFiles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2692,134 +374,7 @@ export interface paths {
          * A chunk of a file's extracted text
          * @description maxBytes 4 to 1048576, default 65536. A chunk ends on a character boundary, so it may be shorter than maxBytes. Continue with the same maxBytes and the nextCursor; a changed text revision between chunks answers 400 invalid_cursor (restart). Cursors expire 24 hours after the first chunk. No extraction: 409 text_unavailable.
          */
-        get: {
-            parameters: {
-                query?: {
-                    maxBytes?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    fileId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A chunk */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ExtractedTextChunk"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown file, or a serff filing's file without serff:view */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description text_unavailable: no extraction exists (the original download may be used) */
-                409: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getFileText"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2839,135 +394,7 @@ export interface paths {
          * Download the original of a file (redirect to a signed address)
          * @description 302 to an absolute signed address valid 300 seconds, followed without the API key. File-Version-Id is the opaque version pinned: the source versionId (percent-encoded as UTF-8 when a header cannot carry it as is), or `sha256-` + 32 hex digits of the content when the source gives none; either form is accepted as versionId. An unknown versionId is 404; a restricted file 403 download_restricted; a file without a stored original 409 content_unavailable.
          */
-        get: {
-            parameters: {
-                query?: {
-                    versionId?: string;
-                };
-                header?: never;
-                path: {
-                    fileId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Redirect to the signed address */
-                302: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Absolute signed address */
-                        Location: string;
-                        /** @description Opaque version pinned */
-                        "File-Version-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description download_restricted */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown file or version, or a serff filing's file without serff:view */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description content_unavailable: no original stored */
-                409: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["downloadFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2987,132 +414,7 @@ export interface paths {
          * Signed download address (no API key)
          * @description Serves the original with Content-Type, Content-Length, Content-Disposition and single byte-range support (206, 416).
          */
-        get: {
-            parameters: {
-                query?: {
-                    expires?: string;
-                    signature?: string;
-                };
-                header?: never;
-                path: {
-                    fileId: string;
-                    version: string;
-                    grant: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The original's bytes */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A byte range of the original */
-                206: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description forbidden (altered or expired address) or download_restricted */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The file or version no longer exists */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description range_not_satisfiable */
-                416: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getSignedFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3140,122 +442,7 @@ export interface paths {
          *     `intent` reorders (its words add a rank component at 0.3 weight) and never selects; one that adds no word to the query is 400.
          *     Filters (field: operators): state: eq/in; carrierIds: containsAny/notContainsAny; naicCompanyCodes: containsAny/notContainsAny; groupId: eq/in; toiCode: eq/in; subToiCode: eq/in; companyName: eq/contains; productName: eq/contains; submissionDate: gte/lte/between; dispositionDate: gte/lte/between; stateStatusChangedDate: gte/lte/between; trackingNumber: eq/in; normalizedOutcome: eq/in; filingTypeNormalized: eq/in; source: eq.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["InsuranceSearchRequest"];
-                };
-            };
-            responses: {
-                /** @description A page of matching filings */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SearchResponse"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description An explicit source=serff filter without serff:view */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description not_found: a carrierIds or groupId filter value that matches no catalog identifier */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description request_too_large: body over 64 KiB */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["searchInsuranceFilings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3281,122 +468,7 @@ export interface paths {
          *     `intent` reorders (its words add a rank component at 0.3 weight) and never selects; one that adds no word to the query is 400.
          *     Filters (field: operators): state: eq/in; carrierIds: containsAny/notContainsAny; naicCompanyCodes: containsAny/notContainsAny; groupId: eq/in; toiCode: eq/in; subToiCode: eq/in; companyName: eq/contains; productName: eq/contains; submissionDate: gte/lte/between; dispositionDate: gte/lte/between; stateStatusChangedDate: gte/lte/between; trackingNumber: eq/in; normalizedOutcome: eq/in; filingTypeNormalized: eq/in; source: eq.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["SearchRequest"];
-                };
-            };
-            responses: {
-                /** @description A page of matching filings */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["SearchResponse"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description An explicit source=serff filter without serff:view */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description not_found: a carrierIds or groupId filter value that matches no catalog identifier */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description request_too_large: body over 64 KiB */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["searchFilings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3414,121 +486,7 @@ export interface paths {
          * Allowed values of a working-filing field
          * @description Fields: filingType, reviewType, toiCode, subToiCode (dependsOn = a toiCode, required), disposition, scheduleType. Response {field, dependsOn, options: [{value, label}]}.
          */
-        get: {
-            parameters: {
-                query: {
-                    field: "filingType" | "reviewType" | "toiCode" | "subToiCode" | "disposition" | "scheduleType";
-                    dependsOn?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The options */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FieldOptions"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getManagedFilingFieldOptions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3545,249 +503,10 @@ export interface paths {
             cookie?: never;
         };
         /** The companies of a scope */
-        get: {
-            parameters: {
-                query: {
-                    scope: string;
-                    name?: string;
-                    code?: string;
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of the scope's companies */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ScopeCompaniesList"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listScopeCompanies"];
         put?: never;
         /** The companies of a scope (filters in the body) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b */
-                        scope: string;
-                        name?: string;
-                        code?: string;
-                        limit?: number;
-                        cursor?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description A page of the scope's companies */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ScopeCompaniesList"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["queryScopeCompanies"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3802,249 +521,10 @@ export interface paths {
             cookie?: never;
         };
         /** The jurisdictions of a scope */
-        get: {
-            parameters: {
-                query: {
-                    scope: string;
-                    name?: string;
-                    code?: string;
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of the scope's jurisdictions */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ScopeJurisdictionsList"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listScopeJurisdictions"];
         put?: never;
         /** The jurisdictions of a scope (filters in the body) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b */
-                        scope: string;
-                        name?: string;
-                        code?: string;
-                        limit?: number;
-                        cursor?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description A page of the scope's jurisdictions */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ScopeJurisdictionsList"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["queryScopeJurisdictions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4059,249 +539,10 @@ export interface paths {
             cookie?: never;
         };
         /** The products of a scope */
-        get: {
-            parameters: {
-                query: {
-                    scope: string;
-                    name?: string;
-                    code?: string;
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of the scope's products */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ScopeProductsList"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listScopeProducts"];
         put?: never;
         /** The products of a scope (filters in the body) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b */
-                        scope: string;
-                        name?: string;
-                        code?: string;
-                        limit?: number;
-                        cursor?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description A page of the scope's products */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ScopeProductsList"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["queryScopeProducts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4319,244 +560,13 @@ export interface paths {
          * Working filings across the caller's scopes
          * @description Needs an ordinary user API key (a read-only key is 403). Base fields only.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of filings */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ManagedFilingList"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listInsuranceManagedFilings"];
         put?: never;
         /**
          * Create a working filing
          * @description Required: scope, companyId, jurisdictionId, primaryProductId, filingType. The scope must be an active scope of the caller's tenant where the caller is editor or manager (404 for a scope it cannot see, 403 for one it can see but not change); companyId, jurisdictionId and product ids must come from that scope's listings (400). Answers 201 with the full record and Location: /api/v2/managed-filings/{id}.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateManagedFiling"];
-                };
-            };
-            responses: {
-                /** @description The created filing */
-                201: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description The detail address */
-                        Location: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ManagedFiling"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["createInsuranceManagedFiling"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4574,244 +584,13 @@ export interface paths {
          * Working filings across the caller's scopes
          * @description Needs an ordinary user API key (a read-only key is 403). Base fields only.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of filings */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ManagedFilingList"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listManagedFilings"];
         put?: never;
         /**
          * Create a working filing
          * @description Required: scope, companyId, jurisdictionId, primaryProductId, filingType. The scope must be an active scope of the caller's tenant where the caller is editor or manager (404 for a scope it cannot see, 403 for one it can see but not change); companyId, jurisdictionId and product ids must come from that scope's listings (400). Answers 201 with the full record and Location: /api/v2/managed-filings/{id}.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["CreateManagedFiling"];
-                };
-            };
-            responses: {
-                /** @description The created filing */
-                201: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description The detail address */
-                        Location: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ManagedFiling"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["createManagedFiling"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4826,120 +605,7 @@ export interface paths {
             cookie?: never;
         };
         /** A working filing */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    filingId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The full filing record */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ManagedFiling"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getManagedFiling"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4949,124 +615,7 @@ export interface paths {
          * Edit a working filing's fields
          * @description Last write wins. Reference and legacy (null-mode) filings are read-only (403). subToiCode is validated against the resulting filing.
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    filingId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["PatchManagedFiling"];
-                };
-            };
-            responses: {
-                /** @description The updated filing */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ManagedFiling"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateManagedFiling"];
         trace?: never;
     };
     "/managed-filings/{filingId}/items": {
@@ -5080,246 +629,13 @@ export interface paths {
          * Items of a working filing
          * @description Needs filing read access; default limit 50. Each item shows its artifacts' current versions and names.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    filingId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of items */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ManagedFilingItemList"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listManagedFilingItems"];
         put?: never;
         /**
          * Add an item to a working filing
          * @description Needs filing edit permission. artifactId and attachment ids must be artifacts of the filing's scope (400 otherwise).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    filingId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["AddManagedFilingItem"];
-                };
-            };
-            responses: {
-                /** @description The new item */
-                201: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ManagedFilingItem"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["addManagedFilingItem"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5343,125 +659,7 @@ export interface paths {
          * Edit or replace an item (last write wins)
          * @description Needs filing edit permission. Replacing artifactId changes the working reference only; the answer shows the item's artifacts at their current versions.
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    filingId: string;
-                    itemId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": components["schemas"]["PatchManagedFilingItem"];
-                };
-            };
-            responses: {
-                /** @description The updated item */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ManagedFilingItem"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateManagedFilingItem"];
         trace?: never;
     };
     "/managed-filings/{filingId}/comments": {
@@ -5475,244 +673,10 @@ export interface paths {
          * Comment timeline of a working filing
          * @description Messages (commentType message), thread status events (commentType status_change, data.status) and tombstones (deleted true, body empty). Needs filing read access.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                    status?: "open" | "resolved";
-                };
-                header?: never;
-                path: {
-                    filingId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of comments */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FilingCommentList"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listFilingComments"];
         put?: never;
         /** Start a comment thread or reply */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    filingId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["PostFilingComment"];
-                };
-            };
-            responses: {
-                /** @description The comment */
-                201: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FilingComment"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["addFilingComment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5730,252 +694,11 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a comment (it stays as a tombstone) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    filingId: string;
-                    commentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted (or already deleted) */
-                204: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteFilingComment"];
         options?: never;
         head?: never;
         /** Edit a comment (author only; sets editedAt) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    filingId: string;
-                    commentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["EditFilingComment"];
-                };
-            };
-            responses: {
-                /** @description The comment */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FilingComment"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description comment_deleted: a deleted comment (a tombstone) cannot be edited */
-                409: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        patch: operations["updateFilingComment"];
         trace?: never;
     };
     "/managed-filings/{filingId}/comments/{commentId}/resolve": {
@@ -5991,125 +714,7 @@ export interface paths {
          * Resolve the comment's thread
          * @description Appends a status_change entry to the timeline; resolving a resolved thread changes nothing. Answers the thread's first comment.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    filingId: string;
-                    commentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            responses: {
-                /** @description The thread's first comment with its new status */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FilingComment"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["resolveFilingComment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6126,125 +731,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Reopen the comment's thread */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    filingId: string;
-                    commentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            responses: {
-                /** @description The thread's first comment with its new status */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FilingComment"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["reopenFilingComment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6262,123 +749,7 @@ export interface paths {
          * Event history of a working filing
          * @description In stream order (version ascending); limit 1..500, default 100. Needs filing read access. Same content as `ifrs events read --stream managedFiling-<id>`, except that a tenant the filing is shared into does not see its shares into other tenants' scopes.
          */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    filingId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of events */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ManagedFilingEvents"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listManagedFilingEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6400,122 +771,7 @@ export interface paths {
          * Request a signed upload address
          * @description Needs editor or manager role in the scope and an ordinary key (read-only keys: 403). Give artifactId to upload a new version of an existing artifact of that scope. The token and the address are valid for one hour; PUT the raw bytes (exactly `size` of them) to uploadUrl without the API key, then complete.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["BeginUpload"];
-                };
-            };
-            responses: {
-                /** @description The upload token and signed address */
-                201: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UploadAddress"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["startFileUpload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6534,105 +790,7 @@ export interface paths {
          * Signed upload address (raw bytes)
          * @description Works without the API key; refused (403) when expired or altered; 413 when more bytes than declared arrive, 400 when fewer.
          */
-        put: {
-            parameters: {
-                query?: {
-                    expires?: string;
-                    signature?: string;
-                };
-                header?: never;
-                path: {
-                    token: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The bytes were stored */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            uploadId: string;
-                            size: number;
-                            contentSha256: string;
-                        };
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["putSignedUpload"];
         post?: never;
         delete?: never;
         options?: never;
@@ -6653,122 +811,7 @@ export interface paths {
          * Confirm uploaded files
          * @description One result per confirmation, in order. Per-file failures inside the 200: PERMISSION_DENIED (read-only key, or no editor/manager role in the upload's scope), UPLOAD_TOKEN_INVALID, UPLOAD_TOKEN_EXPIRED, UPLOAD_NOT_FOUND (nothing was PUT yet). A replay adds another version. Indexing is scheduled, not awaited. uri is urn:ifrs:upload:<uploadId>.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["UploadConfirmations"];
-                };
-            };
-            responses: {
-                /** @description Upload completion result */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UploadCompletionResult"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["completeFileUploads"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6786,120 +829,7 @@ export interface paths {
          * A working file (artifact)
          * @description Visible to any role in the artifact's scope; 404 otherwise.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    artifactId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The artifact record (as in the upload completion result) */
-                200: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Artifact"];
-                    };
-                };
-                /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
-                400: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Missing or invalid API key (`unauthenticated`). */
-                401: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-                403: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found or not visible (`not_found`). */
-                404: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is larger than this operation accepts (`request_too_large`). */
-                413: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not JSON (`unsupported_media_type`). */
-                415: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unexpected failure (`internal_error`). */
-                500: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
-                503: {
-                    headers: {
-                        /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                        "X-Request-Id": string;
-                        /** @description Seconds to wait before retrying the same request. */
-                        "Retry-After": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getArtifact"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7606,4 +1536,6126 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getCurrentUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current user */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description `no-store`: the answer must not be cached. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentUser"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInsuranceFilings: {
+        parameters: {
+            query?: {
+                /** @description 1 to 200, default 50 */
+                limit?: number;
+                cursor?: string;
+                /** @description Directory carrier ID; matched through the carrier's current NAIC code; 404 when it matches no catalog identifier. */
+                carrier?: string | string[];
+                /** @description Directory group ID; matched through the group's NAIC group code and its carriers' current NAIC codes. */
+                group?: string | string[];
+                /** @description Excludes filings of these carriers and filings whose carrierIds is null or empty. */
+                excludeCarrier?: string | string[];
+                state?: string | string[];
+                source?: ("serff" | "florida_irfs") | ("serff" | "florida_irfs")[];
+                /** @description Exact native reference; SERFF case-insensitive; Florida with or without the FL- prefix (normalized). */
+                sourceReference?: string | string[];
+                companyName?: string | string[];
+                productName?: string | string[];
+                companyNameContains?: string;
+                productNameContains?: string;
+                businessType?: string | string[];
+                normalizedOutcome?: ("APPROVED" | "FILED" | "ACKNOWLEDGED" | "INFORMATIONAL" | "REJECTED" | "WITHDRAWN" | "PENDING" | "UNKNOWN") | ("APPROVED" | "FILED" | "ACKNOWLEDGED" | "INFORMATIONAL" | "REJECTED" | "WITHDRAWN" | "PENDING" | "UNKNOWN")[];
+                filingTypeNormalized?: ("FORM" | "RATE" | "RULE" | "RATE_RULE" | "FORM_RATE" | "FORM_RULE" | "FORM_RATE_RULE" | "ENDORSEMENT" | "LOSS_COST" | "ADVERTISING" | "CERTIFICATION" | "CONTRACT" | "CONSENT_TO_RATE" | "DEVIATIONS" | "INFORMATIONAL" | "NEW_PROGRAM" | "REPORT" | "SERVICE_CONTRACT" | "UNDERWRITING_GUIDE" | "ANNUAL_FORMS_LIST" | "MANUSCRIPT" | "POLICY_FORM" | "PREDICTIVE_MODEL" | "ORGANIZATION_ADOPTION" | "OTHER") | ("FORM" | "RATE" | "RULE" | "RATE_RULE" | "FORM_RATE" | "FORM_RULE" | "FORM_RATE_RULE" | "ENDORSEMENT" | "LOSS_COST" | "ADVERTISING" | "CERTIFICATION" | "CONTRACT" | "CONSENT_TO_RATE" | "DEVIATIONS" | "INFORMATIONAL" | "NEW_PROGRAM" | "REPORT" | "SERVICE_CONTRACT" | "UNDERWRITING_GUIDE" | "ANNUAL_FORMS_LIST" | "MANUSCRIPT" | "POLICY_FORM" | "PREDICTIVE_MODEL" | "ORGANIZATION_ADOPTION" | "OTHER")[];
+                toi?: string | string[];
+                subToi?: string | string[];
+                filingType?: string | string[];
+                sourceStatus?: string | string[];
+                submissionDateFrom?: string;
+                submissionDateTo?: string;
+                dispositionDateFrom?: string;
+                dispositionDateTo?: string;
+                stateStatusChangedDateFrom?: string;
+                stateStatusChangedDateTo?: string;
+                /** @description Up to three keys, "-" for descending; default -submissionDate; nulls last; id breaks ties. */
+                sort?: ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference") | ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of catalog filings */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogFilingPage"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listFilings: {
+        parameters: {
+            query?: {
+                /** @description 1 to 200, default 50 */
+                limit?: number;
+                cursor?: string;
+                /** @description Directory carrier ID; matched through the carrier's current NAIC code; 404 when it matches no catalog identifier. */
+                carrier?: string | string[];
+                /** @description Directory group ID; matched through the group's NAIC group code and its carriers' current NAIC codes. */
+                group?: string | string[];
+                /** @description Excludes filings of these carriers and filings whose carrierIds is null or empty. */
+                excludeCarrier?: string | string[];
+                state?: string | string[];
+                source?: ("serff" | "florida_irfs") | ("serff" | "florida_irfs")[];
+                /** @description Exact native reference; SERFF case-insensitive; Florida with or without the FL- prefix (normalized). */
+                sourceReference?: string | string[];
+                companyName?: string | string[];
+                productName?: string | string[];
+                companyNameContains?: string;
+                productNameContains?: string;
+                businessType?: string | string[];
+                normalizedOutcome?: ("APPROVED" | "FILED" | "ACKNOWLEDGED" | "INFORMATIONAL" | "REJECTED" | "WITHDRAWN" | "PENDING" | "UNKNOWN") | ("APPROVED" | "FILED" | "ACKNOWLEDGED" | "INFORMATIONAL" | "REJECTED" | "WITHDRAWN" | "PENDING" | "UNKNOWN")[];
+                filingTypeNormalized?: ("FORM" | "RATE" | "RULE" | "RATE_RULE" | "FORM_RATE" | "FORM_RULE" | "FORM_RATE_RULE" | "ENDORSEMENT" | "LOSS_COST" | "ADVERTISING" | "CERTIFICATION" | "CONTRACT" | "CONSENT_TO_RATE" | "DEVIATIONS" | "INFORMATIONAL" | "NEW_PROGRAM" | "REPORT" | "SERVICE_CONTRACT" | "UNDERWRITING_GUIDE" | "ANNUAL_FORMS_LIST" | "MANUSCRIPT" | "POLICY_FORM" | "PREDICTIVE_MODEL" | "ORGANIZATION_ADOPTION" | "OTHER") | ("FORM" | "RATE" | "RULE" | "RATE_RULE" | "FORM_RATE" | "FORM_RULE" | "FORM_RATE_RULE" | "ENDORSEMENT" | "LOSS_COST" | "ADVERTISING" | "CERTIFICATION" | "CONTRACT" | "CONSENT_TO_RATE" | "DEVIATIONS" | "INFORMATIONAL" | "NEW_PROGRAM" | "REPORT" | "SERVICE_CONTRACT" | "UNDERWRITING_GUIDE" | "ANNUAL_FORMS_LIST" | "MANUSCRIPT" | "POLICY_FORM" | "PREDICTIVE_MODEL" | "ORGANIZATION_ADOPTION" | "OTHER")[];
+                toi?: string | string[];
+                subToi?: string | string[];
+                filingType?: string | string[];
+                sourceStatus?: string | string[];
+                submissionDateFrom?: string;
+                submissionDateTo?: string;
+                dispositionDateFrom?: string;
+                dispositionDateTo?: string;
+                stateStatusChangedDateFrom?: string;
+                stateStatusChangedDateTo?: string;
+                /** @description Up to three keys, "-" for descending; default -submissionDate; nulls last; id breaks ties. */
+                sort?: ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference") | ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of catalog filings */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogFilingPage"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInsuranceFiling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalog filing */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogFilingDetail"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFiling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalog filing */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogFilingDetail"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCarriers: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive substring of the name or any alias. */
+                name?: string;
+                identifier?: string | string[];
+                /** @description Carrier group ID. */
+                group?: string | string[];
+                /** @description Catalog filing activity in this state in the last 12 months. */
+                state?: string | string[];
+                /** @description Catalog filing activity with this TOI code in the last 12 months. */
+                toi?: string | string[];
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of carriers */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        carriers: components["schemas"]["Carrier"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCarrier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                carrierId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The carrier */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CarrierDetail"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCarrierGroups: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive substring of the name. */
+                name?: string;
+                /** @description <scheme>:<value> exactly as registered, padding kept (naic_group:0123). */
+                identifier?: string | string[];
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of carrier groups */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        carrierGroups: components["schemas"]["CarrierGroup"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCarrierGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The carrier group with its members */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CarrierGroupDetail"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMgas: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive substring of the name or any alias. */
+                name?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of MGAs */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mgas: components["schemas"]["Mga"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMga: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mgaId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The MGA and its backing carriers */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MgaDetail"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInsuranceProducts: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive literal substring of the product name. */
+                name?: string | string[];
+                mga?: string | string[];
+                /** @description A writing company: NAIC company code (normalized to five digits) or carrier ID. */
+                carrier?: string | string[];
+                /** @description NAIC group code (leading zeros normalized) or directory group ID. */
+                group?: string | string[];
+                /** @description Exact, case-sensitive availability state. */
+                state?: string | string[];
+                /** @description Exact, case-sensitive line of business (e.g. cyber). */
+                type?: string | string[];
+                /** @description Exact TOI code, leading zeros kept. */
+                toi?: string | string[];
+                /** @description Exact sub-TOI code; usable without toi. */
+                subToi?: string | string[];
+                /** @description true or false; omit for both. */
+                admitted?: boolean;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of products */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description private, no-store */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        products: components["schemas"]["ProductListItem"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listProducts: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive literal substring of the product name. */
+                name?: string | string[];
+                mga?: string | string[];
+                /** @description A writing company: NAIC company code (normalized to five digits) or carrier ID. */
+                carrier?: string | string[];
+                /** @description NAIC group code (leading zeros normalized) or directory group ID. */
+                group?: string | string[];
+                /** @description Exact, case-sensitive availability state. */
+                state?: string | string[];
+                /** @description Exact, case-sensitive line of business (e.g. cyber). */
+                type?: string | string[];
+                /** @description Exact TOI code, leading zeros kept. */
+                toi?: string | string[];
+                /** @description Exact sub-TOI code; usable without toi. */
+                subToi?: string | string[];
+                /** @description true or false; omit for both. */
+                admitted?: boolean;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of products */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description private, no-store */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        products: components["schemas"]["ProductListItem"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInsuranceProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Product"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInsuranceProductAvailabilityFilings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                productId: string;
+                state: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The filings (always one page) */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        filings: components["schemas"]["CatalogFiling"][];
+                        nextCursor: null;
+                    };
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listProductAvailabilityFilings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                productId: string;
+                state: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The filings (always one page) */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        filings: components["schemas"]["CatalogFiling"][];
+                        nextCursor: null;
+                    };
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listFilingFiles: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                filingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the inventory */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileInventory"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown filing, or a serff filing without serff:view */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description inventory_limit_exceeded */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInsuranceFilingFiles: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                filingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the inventory */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileInventory"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown filing, or a serff filing without serff:view */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description inventory_limit_exceeded */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFileText: {
+        parameters: {
+            query?: {
+                maxBytes?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A chunk */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExtractedTextChunk"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown file, or a serff filing's file without serff:view */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description text_unavailable: no extraction exists (the original download may be used) */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadFile: {
+        parameters: {
+            query?: {
+                versionId?: string;
+            };
+            header?: never;
+            path: {
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Redirect to the signed address */
+            302: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Absolute signed address */
+                    Location: string;
+                    /** @description Opaque version pinned */
+                    "File-Version-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description download_restricted */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown file or version, or a serff filing's file without serff:view */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description content_unavailable: no original stored */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSignedFile: {
+        parameters: {
+            query?: {
+                expires?: string;
+                signature?: string;
+            };
+            header?: never;
+            path: {
+                fileId: string;
+                version: string;
+                grant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The original's bytes */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A byte range of the original */
+            206: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden (altered or expired address) or download_restricted */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file or version no longer exists */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description range_not_satisfiable */
+            416: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchInsuranceFilings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InsuranceSearchRequest"];
+            };
+        };
+        responses: {
+            /** @description A page of matching filings */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An explicit source=serff filter without serff:view */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: a carrierIds or groupId filter value that matches no catalog identifier */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request_too_large: body over 64 KiB */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    searchFilings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchRequest"];
+            };
+        };
+        responses: {
+            /** @description A page of matching filings */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An explicit source=serff filter without serff:view */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description not_found: a carrierIds or groupId filter value that matches no catalog identifier */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description request_too_large: body over 64 KiB */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getManagedFilingFieldOptions: {
+        parameters: {
+            query: {
+                field: "filingType" | "reviewType" | "toiCode" | "subToiCode" | "disposition" | "scheduleType";
+                dependsOn?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The options */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldOptions"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listScopeCompanies: {
+        parameters: {
+            query: {
+                scope: string;
+                name?: string;
+                code?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the scope's companies */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopeCompaniesList"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    queryScopeCompanies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b */
+                    scope: string;
+                    name?: string;
+                    code?: string;
+                    limit?: number;
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A page of the scope's companies */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopeCompaniesList"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listScopeJurisdictions: {
+        parameters: {
+            query: {
+                scope: string;
+                name?: string;
+                code?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the scope's jurisdictions */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopeJurisdictionsList"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    queryScopeJurisdictions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b */
+                    scope: string;
+                    name?: string;
+                    code?: string;
+                    limit?: number;
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A page of the scope's jurisdictions */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopeJurisdictionsList"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listScopeProducts: {
+        parameters: {
+            query: {
+                scope: string;
+                name?: string;
+                code?: string;
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the scope's products */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopeProductsList"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    queryScopeProducts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b */
+                    scope: string;
+                    name?: string;
+                    code?: string;
+                    limit?: number;
+                    cursor?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A page of the scope's products */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopeProductsList"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInsuranceManagedFilings: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of filings */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedFilingList"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createInsuranceManagedFiling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateManagedFiling"];
+            };
+        };
+        responses: {
+            /** @description The created filing */
+            201: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description The detail address */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedFiling"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listManagedFilings: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of filings */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedFilingList"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createManagedFiling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateManagedFiling"];
+            };
+        };
+        responses: {
+            /** @description The created filing */
+            201: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description The detail address */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedFiling"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getManagedFiling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The full filing record */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedFiling"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateManagedFiling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchManagedFiling"];
+            };
+        };
+        responses: {
+            /** @description The updated filing */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedFiling"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listManagedFilingItems: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                filingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of items */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedFilingItemList"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addManagedFilingItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddManagedFilingItem"];
+            };
+        };
+        responses: {
+            /** @description The new item */
+            201: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedFilingItem"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateManagedFilingItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filingId: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchManagedFilingItem"];
+            };
+        };
+        responses: {
+            /** @description The updated item */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedFilingItem"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listFilingComments: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                status?: "open" | "resolved";
+            };
+            header?: never;
+            path: {
+                filingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of comments */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilingCommentList"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addFilingComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostFilingComment"];
+            };
+        };
+        responses: {
+            /** @description The comment */
+            201: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilingComment"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteFilingComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filingId: string;
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted (or already deleted) */
+            204: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateFilingComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filingId: string;
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EditFilingComment"];
+            };
+        };
+        responses: {
+            /** @description The comment */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilingComment"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description comment_deleted: a deleted comment (a tombstone) cannot be edited */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resolveFilingComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filingId: string;
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The thread's first comment with its new status */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilingComment"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reopenFilingComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                filingId: string;
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The thread's first comment with its new status */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FilingComment"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listManagedFilingEvents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                filingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedFilingEvents"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startFileUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BeginUpload"];
+            };
+        };
+        responses: {
+            /** @description The upload token and signed address */
+            201: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadAddress"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putSignedUpload: {
+        parameters: {
+            query?: {
+                expires?: string;
+                signature?: string;
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes were stored */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        uploadId: string;
+                        size: number;
+                        contentSha256: string;
+                    };
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeFileUploads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UploadConfirmations"];
+            };
+        };
+        responses: {
+            /** @description Upload completion result */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadCompletionResult"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                artifactId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The artifact record (as in the upload completion result) */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Artifact"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}
