@@ -1,10 +1,10 @@
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
-import { Comment, CommentParams, FilingIdParams, Uuid } from '../../queries/managed-filings/schemas';
+import { Comment, CommentParams, FilingIdParams, NullableUuid } from '../../queries/managed-filings/schemas';
 import type { ManagedFilingCommands } from './managed-filing-commands';
 
 const Body = z.string().min(1).max(20000);
-const PostBody = z.strictObject({ body: Body, parentCommentId: Uuid.nullable().optional() }).openapi('PostFilingComment');
+const PostBody = z.strictObject({ body: Body, parentCommentId: NullableUuid.optional() }).openapi('PostFilingComment');
 const EditBody = z.strictObject({ body: Body }).openapi('EditFilingComment');
 const Empty = z.strictObject({});
 

@@ -50,4 +50,11 @@ describe('OpenAPI document', () => {
     assert.ok((doc.tags as { description: string }[]).every((t) => t.description.length > 10));
     assert.ok(doc.info.license.name && doc.info.contact.name);
   });
+
+  it('rule: fields the service accepts as null are nullable in the document (projectId, predecessorFilingId, parentCommentId)', () => {
+    const s = doc.components.schemas;
+    for (const [schema, field] of [['CreateManagedFiling', 'projectId'], ['CreateManagedFiling', 'predecessorFilingId'], ['PatchManagedFiling', 'projectId'], ['PatchManagedFiling', 'predecessorFilingId'], ['PostFilingComment', 'parentCommentId']]) {
+      assert.deepEqual(s[schema].properties[field].type, ['string', 'null'], `${schema}.${field}`);
+    }
+  });
 });

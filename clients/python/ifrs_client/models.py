@@ -297,10 +297,260 @@ class SortItem(TypedDict, closed=True):
     direction: Literal['asc', 'desc']
 
 
-class SearchFilter(TypedDict, closed=True):
-    field: str
-    operator: str
-    value: NotRequired[Any]
+class SearchFilter1(TypedDict, closed=True):
+    field: Literal['state']
+    operator: Literal['eq']
+    value: str
+
+
+ValueItem: TypeAlias = str
+
+
+class SearchFilter2(TypedDict, closed=True):
+    field: Literal['state']
+    operator: Literal['in']
+    value: list[ValueItem]
+
+
+class SearchFilter3(TypedDict, closed=True):
+    field: Literal['carrierIds']
+    operator: Literal['containsAny', 'notContainsAny']
+    value: list[ValueItem]
+
+
+class SearchFilter4(TypedDict, closed=True):
+    field: Literal['naicCompanyCodes']
+    operator: Literal['containsAny', 'notContainsAny']
+    value: list[ValueItem]
+
+
+class SearchFilter5(TypedDict, closed=True):
+    field: Literal['groupId']
+    operator: Literal['eq']
+    value: str
+
+
+class SearchFilter6(TypedDict, closed=True):
+    field: Literal['groupId']
+    operator: Literal['in']
+    value: list[ValueItem]
+
+
+class SearchFilter7(TypedDict, closed=True):
+    field: Literal['toiCode']
+    operator: Literal['eq']
+    value: str
+
+
+class SearchFilter8(TypedDict, closed=True):
+    field: Literal['toiCode']
+    operator: Literal['in']
+    value: list[ValueItem]
+
+
+class SearchFilter9(TypedDict, closed=True):
+    field: Literal['subToiCode']
+    operator: Literal['eq']
+    value: str
+
+
+class SearchFilter10(TypedDict, closed=True):
+    field: Literal['subToiCode']
+    operator: Literal['in']
+    value: list[ValueItem]
+
+
+class SearchFilter11(TypedDict, closed=True):
+    field: Literal['companyName']
+    operator: Literal['eq', 'contains']
+    value: str
+
+
+class SearchFilter12(TypedDict, closed=True):
+    field: Literal['productName']
+    operator: Literal['eq', 'contains']
+    value: str
+
+
+class SearchFilter13(TypedDict, closed=True):
+    field: Literal['submissionDate']
+    operator: Literal['gte', 'lte']
+    value: str
+
+
+class SearchFilter14(TypedDict, closed=True):
+    field: Literal['submissionDate']
+    operator: Literal['between']
+    value: list[str]
+
+
+class SearchFilter15(TypedDict, closed=True):
+    field: Literal['dispositionDate']
+    operator: Literal['gte', 'lte']
+    value: str
+
+
+class SearchFilter16(TypedDict, closed=True):
+    field: Literal['dispositionDate']
+    operator: Literal['between']
+    value: list[str]
+
+
+class SearchFilter17(TypedDict, closed=True):
+    field: Literal['stateStatusChangedDate']
+    operator: Literal['gte', 'lte']
+    value: str
+
+
+class SearchFilter18(TypedDict, closed=True):
+    field: Literal['stateStatusChangedDate']
+    operator: Literal['between']
+    value: list[str]
+
+
+class SearchFilter19(TypedDict, closed=True):
+    field: Literal['trackingNumber']
+    operator: Literal['eq']
+    value: str
+
+
+class SearchFilter20(TypedDict, closed=True):
+    field: Literal['trackingNumber']
+    operator: Literal['in']
+    value: list[ValueItem]
+
+
+class SearchFilter21(TypedDict, closed=True):
+    field: Literal['normalizedOutcome']
+    operator: Literal['eq']
+    value: Literal[
+        'APPROVED',
+        'FILED',
+        'ACKNOWLEDGED',
+        'INFORMATIONAL',
+        'REJECTED',
+        'WITHDRAWN',
+        'PENDING',
+        'UNKNOWN',
+    ]
+
+
+class SearchFilter22(TypedDict, closed=True):
+    field: Literal['normalizedOutcome']
+    operator: Literal['in']
+    value: list[
+        Literal[
+            'APPROVED',
+            'FILED',
+            'ACKNOWLEDGED',
+            'INFORMATIONAL',
+            'REJECTED',
+            'WITHDRAWN',
+            'PENDING',
+            'UNKNOWN',
+        ]
+    ]
+
+
+class SearchFilter23(TypedDict, closed=True):
+    field: Literal['filingTypeNormalized']
+    operator: Literal['eq']
+    value: Literal[
+        'FORM',
+        'RATE',
+        'RULE',
+        'RATE_RULE',
+        'FORM_RATE',
+        'FORM_RULE',
+        'FORM_RATE_RULE',
+        'ENDORSEMENT',
+        'LOSS_COST',
+        'ADVERTISING',
+        'CERTIFICATION',
+        'CONTRACT',
+        'CONSENT_TO_RATE',
+        'DEVIATIONS',
+        'INFORMATIONAL',
+        'NEW_PROGRAM',
+        'REPORT',
+        'SERVICE_CONTRACT',
+        'UNDERWRITING_GUIDE',
+        'ANNUAL_FORMS_LIST',
+        'MANUSCRIPT',
+        'POLICY_FORM',
+        'PREDICTIVE_MODEL',
+        'ORGANIZATION_ADOPTION',
+        'OTHER',
+    ]
+
+
+class SearchFilter24(TypedDict, closed=True):
+    field: Literal['filingTypeNormalized']
+    operator: Literal['in']
+    value: list[
+        Literal[
+            'FORM',
+            'RATE',
+            'RULE',
+            'RATE_RULE',
+            'FORM_RATE',
+            'FORM_RULE',
+            'FORM_RATE_RULE',
+            'ENDORSEMENT',
+            'LOSS_COST',
+            'ADVERTISING',
+            'CERTIFICATION',
+            'CONTRACT',
+            'CONSENT_TO_RATE',
+            'DEVIATIONS',
+            'INFORMATIONAL',
+            'NEW_PROGRAM',
+            'REPORT',
+            'SERVICE_CONTRACT',
+            'UNDERWRITING_GUIDE',
+            'ANNUAL_FORMS_LIST',
+            'MANUSCRIPT',
+            'POLICY_FORM',
+            'PREDICTIVE_MODEL',
+            'ORGANIZATION_ADOPTION',
+            'OTHER',
+        ]
+    ]
+
+
+class SearchFilter25(TypedDict, closed=True):
+    field: Literal['source']
+    operator: Literal['eq']
+    value: Literal['serff', 'florida_irfs']
+
+
+SearchFilter: TypeAlias = (
+    SearchFilter1
+    | SearchFilter2
+    | SearchFilter3
+    | SearchFilter4
+    | SearchFilter5
+    | SearchFilter6
+    | SearchFilter7
+    | SearchFilter8
+    | SearchFilter9
+    | SearchFilter10
+    | SearchFilter11
+    | SearchFilter12
+    | SearchFilter13
+    | SearchFilter14
+    | SearchFilter15
+    | SearchFilter16
+    | SearchFilter17
+    | SearchFilter18
+    | SearchFilter19
+    | SearchFilter20
+    | SearchFilter21
+    | SearchFilter22
+    | SearchFilter23
+    | SearchFilter24
+    | SearchFilter25
+)
 
 
 class SearchRequest(TypedDict, closed=True):
@@ -384,8 +634,8 @@ class CreateManagedFiling(TypedDict, closed=True):
     jurisdictionId: str
     primaryProductId: str
     additionalProductIds: NotRequired[list[str]]
-    predecessorFilingId: NotRequired[str]
-    projectId: NotRequired[str]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
     filingType: Literal[
         'form',
         'rate',
@@ -773,8 +1023,8 @@ class PatchManagedFiling(TypedDict, closed=True):
     jurisdictionId: NotRequired[str]
     primaryProductId: NotRequired[str]
     additionalProductIds: NotRequired[list[str]]
-    predecessorFilingId: NotRequired[str]
-    projectId: NotRequired[str]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
     filingType: NotRequired[
         Literal[
             'form',
@@ -1220,7 +1470,7 @@ class FilingComment(TypedDict):
 
 class PostFilingComment(TypedDict, closed=True):
     body: str
-    parentCommentId: NotRequired[str]
+    parentCommentId: NotRequired[str | None]
 
 
 class EditFilingComment(TypedDict, closed=True):

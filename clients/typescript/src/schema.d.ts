@@ -1105,12 +1105,171 @@ export interface components {
             cursor?: string;
             intent: string;
         };
-        /** @description Fields: state, carrierIds, naicCompanyCodes, groupId, toiCode, subToiCode, companyName, productName, submissionDate, dispositionDate, stateStatusChangedDate, trackingNumber, normalizedOutcome, filingTypeNormalized, source. The field × operator table is in docs/search.md and the description of the operation. */
+        /** @description One filter: the accepted field × operator × value shapes (docs/search.md has the same table). Anything else is 400 invalid_request with a detail at filters[i]. */
         SearchFilter: {
             field: string;
             operator: string;
             value?: unknown;
-        };
+        } & ({
+            /** @constant */
+            field: "state";
+            /** @constant */
+            operator: "eq";
+            value: string;
+        } | {
+            /** @constant */
+            field: "state";
+            /** @constant */
+            operator: "in";
+            value: string[];
+        } | {
+            /** @constant */
+            field: "carrierIds";
+            /** @enum {unknown} */
+            operator: "containsAny" | "notContainsAny";
+            value: string[];
+        } | {
+            /** @constant */
+            field: "naicCompanyCodes";
+            /** @enum {unknown} */
+            operator: "containsAny" | "notContainsAny";
+            value: string[];
+        } | {
+            /** @constant */
+            field: "groupId";
+            /** @constant */
+            operator: "eq";
+            value: string;
+        } | {
+            /** @constant */
+            field: "groupId";
+            /** @constant */
+            operator: "in";
+            value: string[];
+        } | {
+            /** @constant */
+            field: "toiCode";
+            /** @constant */
+            operator: "eq";
+            value: string;
+        } | {
+            /** @constant */
+            field: "toiCode";
+            /** @constant */
+            operator: "in";
+            value: string[];
+        } | {
+            /** @constant */
+            field: "subToiCode";
+            /** @constant */
+            operator: "eq";
+            value: string;
+        } | {
+            /** @constant */
+            field: "subToiCode";
+            /** @constant */
+            operator: "in";
+            value: string[];
+        } | {
+            /** @constant */
+            field: "companyName";
+            /** @enum {unknown} */
+            operator: "eq" | "contains";
+            value: string;
+        } | {
+            /** @constant */
+            field: "productName";
+            /** @enum {unknown} */
+            operator: "eq" | "contains";
+            value: string;
+        } | {
+            /** @constant */
+            field: "submissionDate";
+            /** @enum {unknown} */
+            operator: "gte" | "lte";
+            /** Format: date */
+            value: string;
+        } | {
+            /** @constant */
+            field: "submissionDate";
+            /** @constant */
+            operator: "between";
+            /** @description [from, to], inclusive; from <= to */
+            value: string[];
+        } | {
+            /** @constant */
+            field: "dispositionDate";
+            /** @enum {unknown} */
+            operator: "gte" | "lte";
+            /** Format: date */
+            value: string;
+        } | {
+            /** @constant */
+            field: "dispositionDate";
+            /** @constant */
+            operator: "between";
+            /** @description [from, to], inclusive; from <= to */
+            value: string[];
+        } | {
+            /** @constant */
+            field: "stateStatusChangedDate";
+            /** @enum {unknown} */
+            operator: "gte" | "lte";
+            /** Format: date */
+            value: string;
+        } | {
+            /** @constant */
+            field: "stateStatusChangedDate";
+            /** @constant */
+            operator: "between";
+            /** @description [from, to], inclusive; from <= to */
+            value: string[];
+        } | {
+            /** @constant */
+            field: "trackingNumber";
+            /** @constant */
+            operator: "eq";
+            value: string;
+        } | {
+            /** @constant */
+            field: "trackingNumber";
+            /** @constant */
+            operator: "in";
+            value: string[];
+        } | {
+            /** @constant */
+            field: "normalizedOutcome";
+            /** @constant */
+            operator: "eq";
+            /** @enum {string} */
+            value: "APPROVED" | "FILED" | "ACKNOWLEDGED" | "INFORMATIONAL" | "REJECTED" | "WITHDRAWN" | "PENDING" | "UNKNOWN";
+        } | {
+            /** @constant */
+            field: "normalizedOutcome";
+            /** @constant */
+            operator: "in";
+            value: ("APPROVED" | "FILED" | "ACKNOWLEDGED" | "INFORMATIONAL" | "REJECTED" | "WITHDRAWN" | "PENDING" | "UNKNOWN")[];
+        } | {
+            /** @constant */
+            field: "filingTypeNormalized";
+            /** @constant */
+            operator: "eq";
+            /** @enum {string} */
+            value: "FORM" | "RATE" | "RULE" | "RATE_RULE" | "FORM_RATE" | "FORM_RULE" | "FORM_RATE_RULE" | "ENDORSEMENT" | "LOSS_COST" | "ADVERTISING" | "CERTIFICATION" | "CONTRACT" | "CONSENT_TO_RATE" | "DEVIATIONS" | "INFORMATIONAL" | "NEW_PROGRAM" | "REPORT" | "SERVICE_CONTRACT" | "UNDERWRITING_GUIDE" | "ANNUAL_FORMS_LIST" | "MANUSCRIPT" | "POLICY_FORM" | "PREDICTIVE_MODEL" | "ORGANIZATION_ADOPTION" | "OTHER";
+        } | {
+            /** @constant */
+            field: "filingTypeNormalized";
+            /** @constant */
+            operator: "in";
+            value: ("FORM" | "RATE" | "RULE" | "RATE_RULE" | "FORM_RATE" | "FORM_RULE" | "FORM_RATE_RULE" | "ENDORSEMENT" | "LOSS_COST" | "ADVERTISING" | "CERTIFICATION" | "CONTRACT" | "CONSENT_TO_RATE" | "DEVIATIONS" | "INFORMATIONAL" | "NEW_PROGRAM" | "REPORT" | "SERVICE_CONTRACT" | "UNDERWRITING_GUIDE" | "ANNUAL_FORMS_LIST" | "MANUSCRIPT" | "POLICY_FORM" | "PREDICTIVE_MODEL" | "ORGANIZATION_ADOPTION" | "OTHER")[];
+        } | {
+            /** @constant */
+            field: "source";
+            /** @constant */
+            operator: "eq";
+            /** @enum {string} */
+            value: "serff" | "florida_irfs";
+        });
         SearchRequest: {
             query: string;
             filters?: components["schemas"]["SearchFilter"][];
@@ -1254,9 +1413,9 @@ export interface components {
             primaryProductId: string;
             additionalProductIds?: string[];
             /** Format: uuid */
-            predecessorFilingId?: string;
+            predecessorFilingId?: string | null;
             /** Format: uuid */
-            projectId?: string;
+            projectId?: string | null;
             /** @enum {string} */
             filingType: "form" | "rate" | "rule" | "form_rate" | "form_rule" | "rate_rule" | "form_rate_rule" | "adoption" | "withdrawal";
             description?: string | null;
@@ -1288,9 +1447,9 @@ export interface components {
             primaryProductId?: string;
             additionalProductIds?: string[];
             /** Format: uuid */
-            predecessorFilingId?: string;
+            predecessorFilingId?: string | null;
             /** Format: uuid */
-            projectId?: string;
+            projectId?: string | null;
             /** @enum {string} */
             filingType?: "form" | "rate" | "rule" | "form_rate" | "form_rule" | "rate_rule" | "form_rate_rule" | "adoption" | "withdrawal";
             description?: string | null;
@@ -1409,7 +1568,7 @@ export interface components {
         PostFilingComment: {
             body: string;
             /** Format: uuid */
-            parentCommentId?: string;
+            parentCommentId?: string | null;
         };
         EditFilingComment: {
             body: string;
