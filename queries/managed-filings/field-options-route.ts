@@ -6,7 +6,12 @@ import { DISPOSITIONS, FILING_TYPES, REVIEW_TYPES, SCHEDULE_TYPES } from '../../
 import { SUB_TOI_CODES, TOI_CODES } from '../../src/domain/toi-codes';
 
 const FIELDS = ['filingType', 'reviewType', 'toiCode', 'subToiCode', 'disposition', 'scheduleType'] as const;
-const Query = z.strictObject({ field: qScalar(z.enum(FIELDS)), dependsOn: qScalar(z.string().min(1).max(20)).optional() });
+const Query = z.strictObject({
+  field: qScalar(z.enum(FIELDS)),
+  dependsOn: qScalar(z.string().min(1).max(20))
+    .optional()
+    .openapi({ description: 'A toiCode; required with field=subToiCode and refused with any other field (400).', example: '04.0' }),
+});
 const Options = z
   .object({ field: z.string(), dependsOn: z.string().nullable(), options: z.array(z.object({ value: z.string(), label: z.string() })) })
   .openapi('FieldOptions');
