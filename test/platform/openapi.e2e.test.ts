@@ -57,4 +57,15 @@ describe('OpenAPI document', () => {
       assert.deepEqual(s[schema].properties[field].type, ['string', 'null'], `${schema}.${field}`);
     }
   });
+
+  it('rule: every parameter of every operation has a description and an example', () => {
+    for (const [p, item] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        for (const param of op.parameters ?? []) {
+          assert.ok(param.description || param.schema?.description, `${method} ${p} ${param.in} ${param.name} has a description`);
+          assert.ok(param.example !== undefined || param.schema?.example !== undefined, `${method} ${p} ${param.in} ${param.name} has an example`);
+        }
+      }
+    }
+  });
 });
