@@ -41,6 +41,7 @@ describe('OpenAPI document', () => {
     for (const [p, item] of Object.entries<Record<string, any>>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         assert.match(op.operationId ?? '', /^[a-z][A-Za-z]+$/, `${method} ${p} has an operationId`);
+        assert.ok((op.description ?? '').length > 20, `${method} ${p} has a description`);
         ids.push(op.operationId);
         for (const tag of op.tags ?? []) assert.ok(declared.has(tag), `${method} ${p}: tag ${tag} is declared`);
       }
