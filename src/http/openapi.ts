@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from './zod';
 import type { RouteSpec } from './route';
+import { documentParameter } from './openapi-parameters';
 
 
 export const ErrorSchema = z
@@ -113,7 +114,7 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
     }
   }
   const generator = new OpenApiGeneratorV31(registry.definitions);
-  return generator.generateDocument({
+  const doc = generator.generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Insurance Filing Research Service',
@@ -125,4 +126,10 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
     servers: [{ url: '/api/v2' }],
     tags: TAGS.filter((t) => routes.some((r) => r.tags?.includes(t.name))),
   });
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item as Record<string, { parameters?: Parameters<typeof documentParameter>[0][] }>)) {
+      for (const param of op.parameters ?? []) documentParameter(param);
+    }
+  }
+  return doc;
 }
