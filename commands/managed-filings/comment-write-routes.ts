@@ -25,7 +25,7 @@ export class CommentWriteRoutes implements RouteModule {
         operationId: 'addFilingComment',
         summary: 'Start a comment thread or reply',
         description:
-          'Adds a comment to the working filing: a new thread, or a reply when `parentCommentId` names a comment of the same filing (a reply joins its parent's thread). 201 with the comment.',
+          'Adds a comment to the working filing: a new thread, or a reply when `parentCommentId` names a comment of the same filing (a reply joins its parent\'s thread). 201 with the comment.',
         extension: true,
         tags,
         params: FilingIdParams,
