@@ -653,6 +653,16 @@ export class ProjectionEngine {
     return { projections: out, head: Number(head.prepare) };
   }
 
+  /** The projections whose checkpoint has not reached `position` yet. */
+  async behind(position: LogPosition): Promise<string[]> {
+    const out: string[] = [];
+    for (const p of this.byName.values()) {
+      const cp = await this.readCheckpoint(this.knex, p.name);
+      if (!cp || comparePositions(cp.position, position) < 0) out.push(p.name);
+    }
+    return out;
+  }
+
   /**
    * Events between a checkpoint and the head, through the port (so it works on any adapter), capped
    * since readiness only compares it with a bound. Adapters that cannot count report 1 for "behind".
