@@ -12,6 +12,8 @@
  * affects which fragment is shown.
  */
 
+import { endsSentence } from '../sentence-ends';
+
 export const FRAGMENT_CHARS = 160;
 export const FRAGMENTS = 2;
 
@@ -103,18 +105,31 @@ const breakOf = (c: number): number => (c < 128 ? BREAK[c] : 0);
 
 /**
  * The fragment holding position `at` (a term's first character, never a sentence end or line break).
- * A page is cut into sentences, each running to its last consecutive `.`, `!` or `?`, or through a run of
- * line breaks, or to the end; a sentence longer than `size` is cut into pieces of about `size` characters
- * after a word. Found from `at` outwards, so only the sentences holding terms are ever read.
+ * A page is cut into sentences, each running to a run of `.`, `!` or `?` that ends a sentence (`endsSentence`:
+ * not a decimal point, an abbreviation or initials), or through a run of line breaks, or to the end; a sentence
+ * longer than `size` is cut into pieces of about `size` characters after a word. Found from `at` outwards, so
+ * only the sentences holding terms are ever read, and only the stops where a cut would fall are checked.
  */
 function fragmentAt(text: string, at: number, size: number): { start: number; end: number } {
   const n = text.length;
   let start = at;
-  while (start > 0 && breakOf(text.charCodeAt(start - 1)) === 0) start--;
+  for (;;) {
+    while (start > 0 && breakOf(text.charCodeAt(start - 1)) === 0) start--;
+    if (start === 0 || breakOf(text.charCodeAt(start - 1)) === 2) break;
+    let from = start - 1;
+    while (from > 0 && breakOf(text.charCodeAt(from - 1)) === 1) from--;
+    if (endsSentence(text, from, start)) break;
+    start = from;
+  }
   let end = at;
-  while (end < n && breakOf(text.charCodeAt(end)) === 0) end++;
-  const kind = end < n ? breakOf(text.charCodeAt(end)) : 0;
-  while (end < n && breakOf(text.charCodeAt(end)) === kind) end++;
+  for (;;) {
+    while (end < n && breakOf(text.charCodeAt(end)) === 0) end++;
+    if (end >= n) break;
+    const from = end;
+    const kind = breakOf(text.charCodeAt(end));
+    while (end < n && breakOf(text.charCodeAt(end)) === kind) end++;
+    if (kind === 2 || endsSentence(text, from, end)) break;
+  }
   while (end - start > size) {
     let cut = start + size;
     while (cut < end && !isSpace(text.charCodeAt(cut))) cut++;
