@@ -273,7 +273,7 @@ export interface paths {
         };
         /**
          * Get a product
-         * @description Claims keep their citations as given; a claim is verified: false when it has no citation or one of kind unavailable (internal_source).
+         * @description Claims keep their text and qualifications; a citation of a filing the caller may not see (a SERFF filing without serff:view, or one not in the catalog) is withheld. A claim is verified: false when no citation is left or one is of kind unavailable (internal_source).
          */
         get: operations["getInsuranceProduct"];
         put?: never;
@@ -293,7 +293,7 @@ export interface paths {
         };
         /**
          * Get a product
-         * @description Claims keep their citations as given; a claim is verified: false when it has no citation or one of kind unavailable (internal_source).
+         * @description Claims keep their text and qualifications; a citation of a filing the caller may not see (a SERFF filing without serff:view, or one not in the catalog) is withheld. A claim is verified: false when no citation is left or one is of kind unavailable (internal_source).
          */
         get: operations["getProduct"];
         put?: never;
