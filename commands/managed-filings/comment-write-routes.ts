@@ -22,6 +22,7 @@ export class CommentWriteRoutes implements RouteModule {
       defineRoute({
         method: 'post',
         paths: ['/managed-filings/{filingId}/comments'],
+        idempotencyKey: 'honored',
         summary: 'Start a comment thread or reply',
         extension: true,
         tags,
@@ -57,6 +58,7 @@ export class CommentWriteRoutes implements RouteModule {
       defineRoute({
         method: 'post',
         paths: ['/managed-filings/{filingId}/comments/{commentId}/resolve'],
+        idempotencyKey: 'honored',
         summary: 'Resolve the comment\'s thread',
         extension: true,
         description: 'Appends a status_change entry to the timeline; resolving a resolved thread changes nothing. Answers the thread\'s first comment.',
@@ -69,6 +71,7 @@ export class CommentWriteRoutes implements RouteModule {
       defineRoute({
         method: 'post',
         paths: ['/managed-filings/{filingId}/comments/{commentId}/reopen'],
+        idempotencyKey: 'honored',
         summary: 'Reopen the comment\'s thread',
         extension: true,
         tags,

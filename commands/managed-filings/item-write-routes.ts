@@ -11,6 +11,7 @@ export class ItemWriteRoutes implements RouteModule {
       defineRoute({
         method: 'post',
         paths: ['/managed-filings/{filingId}/items'],
+        idempotencyKey: 'honored',
         summary: 'Add an item to a working filing',
         extension: true,
         description: 'Needs filing edit permission. artifactId and attachment ids must be artifacts of the filing\'s scope (400 otherwise).',

@@ -4,8 +4,10 @@ import client from 'prom-client';
 import { AppError, DomainError, notFound, unauthenticated, temporarilyUnavailable } from '../domain/errors';
 import type { Principal } from '../identity/principal';
 import type { Logger } from '../logger';
+import type { IdempotencyStore, StoredAnswer } from '../ports/idempotency-store';
+import { claimKey, idempotencyKeyOf, idempotencyKeyRefused, requestFingerprint, type HeldKey } from './idempotency';
 import { buildOpenApi } from './openapi';
-import type { RouteSpec } from './route';
+import type { Reply, RouteSpec } from './route';
 import { boundDetails, parseOrThrow } from './validation';
 import { z } from './zod';
 
@@ -24,6 +26,8 @@ export interface AppDeps {
   health: { ready(): Promise<{ ok: boolean; details: Record<string, unknown> }> };
   metrics: client.Registry;
   decisions?: string;
+  /** Where Idempotency-Key answers are kept; without it the header is ignored. */
+  idempotency?: IdempotencyStore;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -168,6 +172,18 @@ function firstSegment(path: string): string {
   return end < 0 ? path.slice(1) : path.slice(1, end);
 }
 
+/** A reply as it goes on the wire, for an Idempotency-Key to keep. */
+function storedAnswer(reply: Reply): StoredAnswer {
+  const body = reply.json ?? (reply.body === undefined ? null : JSON.stringify(reply.body));
+  return { status: reply.status ?? (body === null ? 204 : 200), headers: reply.headers ?? {}, body };
+}
+
+function sendAnswer(res: Response, answer: StoredAnswer): void {
+  for (const k in answer.headers) res.setHeader(k, answer.headers[k]);
+  if (answer.body === null) res.status(answer.status).end();
+  else sendJsonText(res, answer.status, answer.body);
+}
+
 export function toOpenApiPathToExpress(p: string): string {
   return p.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 }
@@ -274,7 +290,31 @@ export function createApp(deps: AppDeps): express.Express {
             parseOrThrow(z.strictObject({}), 'body', req.body);
           }
         }
-        const reply = await route.handler({ query, body, params, principal: req.principal as Principal, requestId: req.requestId, req, res });
+        let held: HeldKey | null = null;
+        const key = route.idempotencyKey ? idempotencyKeyOf(req) : null;
+        if (key !== null && route.idempotencyKey === 'refused') throw idempotencyKeyRefused();
+        if (key !== null && deps.idempotency) {
+          const outcome = await claimKey(deps.idempotency, req.principal as Principal, key, requestFingerprint(route, params, body));
+          if ('replay' in outcome) {
+            res.setHeader('Idempotent-Replayed', 'true');
+            return sendAnswer(res, outcome.replay);
+          }
+          held = outcome.held;
+        }
+        let reply: Reply;
+        try {
+          reply = await route.handler({ query, body, params, principal: req.principal as Principal, requestId: req.requestId, req, res });
+        } catch (e) {
+          // Error answers are not kept: the request changed nothing (or nothing can be said), so a retry runs it again.
+          await held?.release().catch((releaseError: unknown) => deps.log.warn({ err: releaseError, requestId: req.requestId }, 'idempotency key not released; it frees itself after its lease'));
+          throw e;
+        }
+        if (held) {
+          const answer = storedAnswer(reply);
+          // The write happened: it is answered even when its answer cannot be kept (a retry then waits out the lease).
+          await held.complete(answer).catch((storeError: unknown) => deps.log.error({ err: storeError, requestId: req.requestId }, 'idempotency answer not stored'));
+          return sendAnswer(res, answer);
+        }
         if (reply.handled) return;
         if (reply.headers) for (const k in reply.headers) res.setHeader(k, reply.headers[k]);
         if (reply.json !== undefined) sendJsonText(res, reply.status ?? 200, reply.json);
