@@ -90,6 +90,8 @@ export const SETTINGS = {
   parallelScavenge: setting({ env: 'IFRS_PARALLEL_SCAVENGE', expected: '0 or 1', schema: onOff.default('0').transform((v) => v === '1') }),
   /** Read by src/util/bulk-node-flags.ts (bin/ifrs.js, before this module loads). */
   bulkNodeFlags: setting({ env: 'IFRS_BULK_NODE_FLAGS', expected: '0 or 1', schema: onOff.default('1').transform((v) => v === '1') }),
+  /** Read by bin/ifrs.js: run the compiled build (dist) or the TypeScript sources (src); unset: dist when current. */
+  runFrom: setting({ env: 'IFRS_RUN', expected: 'dist or src', schema: z.enum(['dist', 'src']).nullable().default(null) }),
   /** Catalog filings `serve --demo` seeds (commands/demo/demo-seed.ts). */
   demoFilings: setting({ env: 'IFRS_DEMO_FILINGS', expected: 'a non-negative integer', schema: integer(0, 10_000_000).nullable().default(null) }),
 };
