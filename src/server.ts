@@ -67,6 +67,7 @@ export function buildApp(rt: Runtime, readiness?: Readiness) {
     log: rt.log,
     metrics,
     decisions: DECISIONS,
+    idempotency: rt.container.get(TOKENS.IdempotencyStore),
     health: {
       ready: async () => (readiness ??= await Readiness.atStart(rt)).check(),
     },

@@ -23,6 +23,7 @@ export class CommentWriteRoutes implements RouteModule {
         method: 'post',
         paths: ['/managed-filings/{filingId}/comments'],
         operationId: 'addFilingComment',
+        idempotencyKey: 'honored',
         summary: 'Start a comment thread or reply',
         description:
           'Adds a comment to the working filing: a new thread, or a reply when `parentCommentId` names a comment of the same filing (a reply joins its parent\'s thread). 201 with the comment.',
@@ -67,6 +68,7 @@ export class CommentWriteRoutes implements RouteModule {
         method: 'post',
         paths: ['/managed-filings/{filingId}/comments/{commentId}/resolve'],
         operationId: 'resolveFilingComment',
+        idempotencyKey: 'honored',
         summary: 'Resolve the comment\'s thread',
         extension: true,
         description: 'Appends a status_change entry to the timeline; resolving a resolved thread changes nothing. Answers the thread\'s first comment.',
@@ -80,6 +82,7 @@ export class CommentWriteRoutes implements RouteModule {
         method: 'post',
         paths: ['/managed-filings/{filingId}/comments/{commentId}/reopen'],
         operationId: 'reopenFilingComment',
+        idempotencyKey: 'honored',
         summary: 'Reopen the comment\'s thread',
         description:
           'Marks the thread the comment belongs to as open again. Reopening an open thread changes nothing.',
