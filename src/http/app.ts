@@ -1,10 +1,12 @@
-import crypto from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import client from 'prom-client';
 import { AppError, DomainError, notFound, unauthenticated, temporarilyUnavailable } from '../domain/errors';
 import type { Principal } from '../identity/principal';
 import type { Logger } from '../logger';
+import { rejectUnstorableText } from './input-hygiene';
 import { buildOpenApi } from './openapi';
+import { parseQueryString } from './query-string';
+import { requestIdFor } from './request-id';
 import type { RouteSpec } from './route';
 import { boundDetails, parseOrThrow } from './validation';
 import { z } from './zod';
@@ -26,7 +28,6 @@ export interface AppDeps {
   decisions?: string;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const NO_QUERY = z.strictObject({});
 
@@ -51,26 +52,6 @@ function isUnavailable(e: unknown): boolean {
     err?.name === 'KnexTimeoutError' ||
     /Connection terminated|connect ECONNREFUSED/.test(err?.message ?? '')
   );
-}
-
-/**
- * Postgres text and jsonb cannot hold U+0000, so a NUL anywhere in the input is refused up front
- * (as a coded 400) instead of failing deep in a query. Returns the path of the first one found.
- */
-function findNul(value: unknown, path: string[] = [], depth = 0): string[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (depth > 32 || value === null || typeof value !== 'object') return null;
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (k.includes('\u0000')) return [...path, k];
-    const found = findNul(v, [...path, k], depth + 1);
-    if (found) return found;
-  }
-  return null;
-}
-
-function rejectNul(location: 'path' | 'query' | 'body', value: unknown): void {
-  const at = findNul(value);
-  if (at) throw new AppError(400, 'invalid_request', 'Text may not contain NUL (U+0000) characters.', [{ location, path: at, code: 'invalid_value', message: 'Text may not contain NUL (U+0000) characters.' }]);
 }
 
 /** An error as body-parser gives it (the error handler maps them by `type`, or by `status` when exposed). */
@@ -135,7 +116,23 @@ function readPlainJsonBody(req: Request, limit: number, resolve: () => void, rej
   return true;
 }
 
+/**
+ * Two Authorization headers are ambiguous credentials: Node keeps the first and drops the rest, so a valid key
+ * followed by an invalid one was served as the first. Refused whatever their order.
+ */
+function rejectRepeatedAuthorization(rawHeaders: string[]): void {
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++seen > 1) {
+      const message = 'The Authorization header may be given only once.';
+      throw new AppError(400, 'invalid_request', message, [{ location: 'header', path: ['authorization'], code: 'invalid_value', message }]);
+    }
+  }
+}
+
 function bearerKey(req: Request): string {
+  rejectRepeatedAuthorization(req.rawHeaders);
   const header = req.headers.authorization;
   const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   if (!m) throw unauthenticated();
@@ -176,7 +173,7 @@ export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('query parser', 'simple');
+  app.set('query parser', parseQueryString);
 
   const duration = new client.Histogram({
     name: 'http_request_duration_seconds',
@@ -188,8 +185,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   const debugEnabled = deps.log.isLevelEnabled('debug');
   app.use((req, res, next) => {
-    const incoming = req.headers['x-request-id'];
-    req.requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    req.requestId = requestIdFor(req.headers['x-request-id']);
     res.setHeader('X-Request-Id', req.requestId);
     const start = process.hrtime.bigint();
     res.on('finish', () => {
@@ -225,7 +221,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.json(openapi);
   });
 
-  // Known path, other method: authenticated first like any route, then a coded 404.
+  // Known path, other method: authenticated first like any route, then a coded 405 (unknown path: 404).
   const authenticate = async (req: Request, _res: Response, next: NextFunction) => {
     try {
       req.principal = knownPrincipal(await deps.authenticate(bearerKey(req)));
@@ -245,6 +241,7 @@ export function createApp(deps: AppDeps): express.Express {
     });
 
   const byFirstSegment = new Map<string, express.Router>();
+  const methodsByPath = new Map<string, Set<string>>([['/openapi.json', new Set(['GET'])]]);
   for (const route of deps.routes) {
     const limit = route.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const jsonParser = express.json({ limit, strict: true, type: () => true });
@@ -261,9 +258,9 @@ export function createApp(deps: AppDeps): express.Express {
         // Express 5 re-parses the query string on every read of req.query: read it once.
         const rawQuery = req.query as Record<string, unknown>;
         const hasQuery = Object.keys(rawQuery).length > 0;
-        rejectNul('path', req.params);
-        if (hasQuery) rejectNul('query', rawQuery);
-        if (!route.rawBody) rejectNul('body', req.body);
+        rejectUnstorableText('path', req.params);
+        if (hasQuery) rejectUnstorableText('query', rawQuery);
+        if (!route.rawBody) rejectUnstorableText('body', req.body);
         const params = route.params ? parseOrThrow(route.params, 'path', { ...req.params }) : req.params;
         // A route without query parameters and a request without any: nothing to validate.
         const query = route.query || hasQuery ? parseOrThrow(route.query ?? NO_QUERY, 'query', { ...rawQuery }) : {};
@@ -290,6 +287,11 @@ export function createApp(deps: AppDeps): express.Express {
       let group = byFirstSegment.get(first);
       if (!group) byFirstSegment.set(first, (group = express.Router({ caseSensitive: true, strict: false })));
       (group as unknown as Record<string, (path: string, h: express.RequestHandler) => void>)[route.method](toOpenApiPathToExpress(p), handler);
+      let methods = methodsByPath.get(toOpenApiPathToExpress(p));
+      if (!methods) methodsByPath.set(toOpenApiPathToExpress(p), (methods = new Set()));
+      methods.add(route.method.toUpperCase());
+      // Express answers HEAD with a GET route.
+      if (route.method === 'get') methods.add('HEAD');
     }
   }
   // The routes grouped by their (literal) first path segment: a request is matched against its group's
@@ -299,13 +301,28 @@ export function createApp(deps: AppDeps): express.Express {
   // of its own first segment, so the first matching route, and every answer, stays the same.
   api.use((req, res, next) => {
     // No route answers OPTIONS, but a router answers it by itself (200 with Allow) when its routes match
-    // the path and nothing after them fails: a group must not see it, so it stays the 404 it was.
+    // the path and nothing after them fails: a group must not see it; it gets the coded 405 below.
     const group = req.method === 'OPTIONS' ? undefined : byFirstSegment.get(firstSegment(req.path));
     if (group) group(req, res, next);
     else next();
   });
 
-  api.use(authenticate, (req, _res, next) => next(notFound(`No route ${req.method} ${req.baseUrl}${req.path}.`)));
+  // A known path with a method it does not serve: 405 with Allow naming every method some route of that path
+  // serves (several route patterns can match one path); any other path: 404.
+  const knownPaths = express.Router({ caseSensitive: true, strict: false });
+  for (const [p, methods] of methodsByPath) {
+    knownPaths.all(p, (_req, res, next) => {
+      const allowed = (res.locals.allowedMethods ??= new Set<string>()) as Set<string>;
+      for (const m of methods) allowed.add(m);
+      next();
+    });
+  }
+  api.use(authenticate, knownPaths, (req, res, next) => {
+    const allowed = res.locals.allowedMethods as Set<string> | undefined;
+    if (!allowed || allowed.has(req.method)) return next(notFound(`No route ${req.method} ${req.baseUrl}${req.path}.`));
+    const allow = [...allowed].sort().join(', ');
+    next(new AppError(405, 'method_not_allowed', `${req.method} is not served on ${req.baseUrl}${req.path}; it serves ${allow}.`, [], {}, { Allow: allow }));
+  });
   app.use('/api/v2', api);
   app.use((req, _res, next) => next(notFound(`No route ${req.method} ${req.path}.`)));
 
