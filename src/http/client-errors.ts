@@ -81,13 +81,18 @@ export function answerEdgesAsJson(server: http.Server, limits: EdgeLimits): void
     server.on('timeout', (socket: net.Socket) => {
       const incoming = (socket as { parser?: { incoming?: http.IncomingMessage | null } | null }).parser?.incoming;
       const inFlight = (socket as { _httpMessage?: http.ServerResponse | null })._httpMessage;
-      if (incoming && !incoming.complete && inFlight && !inFlight.headersSent) {
+      // Body bytes the app has not read yet mean the wait is the app's (backpressure), not the client's.
+      if (incoming && !incoming.complete && incoming.readableLength === 0 && inFlight && !inFlight.headersSent) {
         answerOnSocket(socket, { status: 408, reason: 'Request Timeout', code: 'request_timeout', error: `The request body stopped arriving (nothing for ${limits.bodyIdleTimeoutMs} ms).` });
-      } else if (!inFlight) {
-        // An idle keep-alive connection, or a body still dripping in after its answer was sent: closed, as Node does.
+      } else if (incoming && !inFlight) {
+        // A body still dripping in after its answer was sent: closed, as Node does.
+        socket.destroy();
+      } else if (!incoming && !inFlight && socket.timeout !== limits.bodyIdleTimeoutMs) {
+        // Node's keep-alive timer (it sets its own timeout between requests): an idle connection, closed as Node does.
         socket.destroy();
       }
-      // Otherwise the request is complete and its answer is being computed or written: not a stalled body.
+      // Otherwise: a request whose headers have not all arrived (Node's headers timeout answers it with a coded
+      // 408, above), or a complete request whose answer is being computed or written: not a stalled body.
     });
   }
 }
