@@ -145,6 +145,9 @@ export async function startServer(rt: Runtime, opts: { port: number; host: strin
     connectionsCheckingInterval: headersTimeout > 0 ? Math.min(1000, Math.max(50, Math.floor(headersTimeout / 4))) : 1000,
   });
   server.keepAliveTimeout = 65_000;
+  // Node keeps only the first 2,000 headers and drops the rest unseen, so a second Authorization after them
+  // escaped the duplicate check; the header byte limit bounds them instead.
+  server.maxHeadersCount = 0;
   answerEdgesAsJson(server, { maxHeaderBytes: c.httpMaxHeaderBytes, bodyIdleTimeoutMs: c.httpBodyIdleTimeoutMs });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -20,7 +20,8 @@ export function createAppServer(app: express.Express, options: Pick<http.ServerO
   }
   AppResponse.prototype = app.response;
   return http.createServer(
-    { ...options, IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage, ServerResponse: AppResponse as unknown as typeof http.ServerResponse },
+    // requireHostHeader: the app answers a missing Host itself, with the coded error (src/http/app.ts).
+    { ...options, requireHostHeader: false, IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage, ServerResponse: AppResponse as unknown as typeof http.ServerResponse },
     app,
   );
 }

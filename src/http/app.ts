@@ -4,6 +4,7 @@ import { AppError, DomainError, notFound, unauthenticated, temporarilyUnavailabl
 import type { Principal } from '../identity/principal';
 import type { Logger } from '../logger';
 import { rejectUnstorableText } from './input-hygiene';
+import { addAllowedMethod, methodNotAllowed } from './method-not-allowed';
 import { buildOpenApi } from './openapi';
 import { parseQueryString } from './query-string';
 import { requestIdFor } from './request-id';
@@ -197,6 +198,13 @@ export function createApp(deps: AppDeps): express.Express {
     });
     next();
   });
+  // Node's own check answered a bare 400 (createAppServer turns it off): RFC 9112 3.2 wants Host in HTTP/1.1.
+  app.use((req, res, next) => {
+    if (req.headers.host !== undefined || req.httpVersion !== '1.1') return next();
+    const message = 'An HTTP/1.1 request must carry a Host header.';
+    res.setHeader('Connection', 'close');
+    next(new AppError(400, 'invalid_request', message, [{ location: 'header', path: ['host'], code: 'required', message }]));
+  });
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -241,7 +249,8 @@ export function createApp(deps: AppDeps): express.Express {
     });
 
   const byFirstSegment = new Map<string, express.Router>();
-  const methodsByPath = new Map<string, Set<string>>([['/openapi.json', new Set(['GET'])]]);
+  const methodsByPath = new Map<string, Set<string>>();
+  addAllowedMethod(methodsByPath, '/openapi.json', 'get');
   for (const route of deps.routes) {
     const limit = route.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const jsonParser = express.json({ limit, strict: true, type: () => true });
@@ -287,11 +296,7 @@ export function createApp(deps: AppDeps): express.Express {
       let group = byFirstSegment.get(first);
       if (!group) byFirstSegment.set(first, (group = express.Router({ caseSensitive: true, strict: false })));
       (group as unknown as Record<string, (path: string, h: express.RequestHandler) => void>)[route.method](toOpenApiPathToExpress(p), handler);
-      let methods = methodsByPath.get(toOpenApiPathToExpress(p));
-      if (!methods) methodsByPath.set(toOpenApiPathToExpress(p), (methods = new Set()));
-      methods.add(route.method.toUpperCase());
-      // Express answers HEAD with a GET route.
-      if (route.method === 'get') methods.add('HEAD');
+      addAllowedMethod(methodsByPath, toOpenApiPathToExpress(p), route.method);
     }
   }
   // The routes grouped by their (literal) first path segment: a request is matched against its group's
@@ -307,24 +312,11 @@ export function createApp(deps: AppDeps): express.Express {
     else next();
   });
 
-  // A known path with a method it does not serve: 405 with Allow naming every method some route of that path
-  // serves (several route patterns can match one path); any other path: 404.
-  const knownPaths = express.Router({ caseSensitive: true, strict: false });
-  for (const [p, methods] of methodsByPath) {
-    knownPaths.all(p, (_req, res, next) => {
-      const allowed = (res.locals.allowedMethods ??= new Set<string>()) as Set<string>;
-      for (const m of methods) allowed.add(m);
-      next();
-    });
-  }
-  api.use(authenticate, knownPaths, (req, res, next) => {
-    const allowed = res.locals.allowedMethods as Set<string> | undefined;
-    if (!allowed || allowed.has(req.method)) return next(notFound(`No route ${req.method} ${req.baseUrl}${req.path}.`));
-    const allow = [...allowed].sort().join(', ');
-    next(new AppError(405, 'method_not_allowed', `${req.method} is not served on ${req.baseUrl}${req.path}; it serves ${allow}.`, [], {}, { Allow: allow }));
-  });
+  api.use(authenticate, ...methodNotAllowed(methodsByPath), (req, _res, next) => next(notFound(`No route ${req.method} ${req.baseUrl}${req.path}.`)));
   app.use('/api/v2', api);
-  app.use((req, _res, next) => next(notFound(`No route ${req.method} ${req.path}.`)));
+  const operationalPaths = new Map<string, Set<string>>();
+  for (const p of ['/healthz', '/readyz', '/metrics']) addAllowedMethod(operationalPaths, p, 'get');
+  app.use(...methodNotAllowed(operationalPaths), (req, _res, next) => next(notFound(`No route ${req.method} ${req.path}.`)));
 
   // A path segment whose percent-encoding does not decode fails in the router while it matches, before any
   // route's handler (a URIError marked 400 but not exposed): bad input, so a coded 400 at the path, after the

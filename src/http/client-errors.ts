@@ -40,14 +40,14 @@ function edgeAnswer(err: NodeJS.ErrnoException, limits: EdgeLimits): EdgeAnswer 
  * the headers got that far, a fresh one otherwise. Nothing is written once a response has begun: its bytes
  * would corrupt that answer.
  */
-function answerOnSocket(socket: Duplex, answer: EdgeAnswer): void {
+function answerOnSocket(socket: Duplex, answer: EdgeAnswer, incomingRequestId?: string | string[]): void {
   const inFlight = (socket as { _httpMessage?: http.ServerResponse | null })._httpMessage;
   if (!socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }
   const header = inFlight?.getHeader('x-request-id');
-  const requestId = typeof header === 'string' ? header : requestIdFor(undefined);
+  const requestId = typeof header === 'string' ? header : requestIdFor(incomingRequestId);
   const body = JSON.stringify({ error: answer.error, code: answer.code, requestId });
   // The app's handler may still be waiting on this request: once the socket is ended its writes go nowhere.
   socket.end(
@@ -62,6 +62,7 @@ function answerOnSocket(socket: Duplex, answer: EdgeAnswer): void {
  * - what its HTTP parser refuses (a request line and headers over the limit: 431; broken syntax or broken
  *   chunk framing: 400) and what its header and request timeouts cut (408): the `clientError` path;
  * - an `Expect` other than 100-continue: 417 (`checkExpectation`);
+ * - a CONNECT (this is no proxy): 400, where Node closed the connection;
  * - a request body that stops arriving: 408 (the socket's idle timeout; Node would close without a word).
  */
 export function answerEdgesAsJson(server: http.Server, limits: EdgeLimits): void {
@@ -74,6 +75,10 @@ export function answerEdgesAsJson(server: http.Server, limits: EdgeLimits): void
     res.writeHead(417, { 'X-Request-Id': requestId, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
     res.end(body);
   });
+
+  server.on('connect', (req: http.IncomingMessage, socket: Duplex) =>
+    answerOnSocket(socket, { status: 400, reason: 'Bad Request', code: 'invalid_request', error: 'This service is not a proxy: CONNECT is not served.' }, req.headers['x-request-id']),
+  );
 
   if (limits.bodyIdleTimeoutMs > 0) {
     server.timeout = limits.bodyIdleTimeoutMs;

@@ -162,6 +162,20 @@ describe('HTTP edges: coded JSON at the edges of the server, and input hygiene',
       }
       const one = await exchange(t.baseUrl, [head(['GET /api/v2/users/me HTTP/1.1', 'Host: x', valid])]);
       assert.equal(one.status, 200);
+      // Not hidden behind many headers: Node kept only the first 2,000 and dropped the rest unseen.
+      const junk = Array.from({ length: 2500 }, (_, i) => `X-Junk-${i}: 1`);
+      const buried = await exchange(t.baseUrl, [head(['GET /api/v2/users/me HTTP/1.1', 'Host: x', valid, ...junk, invalid])]);
+      assertCoded(buried, 400, 'invalid_request');
+    });
+
+    it('rule: an HTTP/1.1 request without Host and a CONNECT get coded 400s (Node answered an empty 400 and a closed connection)', async () => {
+      const noHost = await exchange(t.baseUrl, [head(['GET /api/v2/users/me HTTP/1.1', `Authorization: Bearer ${caller.apiKey}`, 'X-Request-Id: no-host-1'])]);
+      assertCoded(noHost, 400, 'invalid_request');
+      assert.equal(noHost.body.requestId, 'no-host-1');
+      assert.deepEqual(noHost.body.details.map((d: { location: string; path: string[] }) => [d.location, d.path]), [['header', ['host']]]);
+      const connect = await exchange(t.baseUrl, [head(['CONNECT example.com:443 HTTP/1.1', 'Host: example.com:443', 'X-Request-Id: connect-1'])], { untilClose: true });
+      assertCoded(connect, 400, 'invalid_request');
+      assert.equal(connect.body.requestId, 'connect-1');
     });
   });
 
@@ -172,6 +186,8 @@ describe('HTTP edges: coded JSON at the edges of the server, and input hygiene',
         ['DELETE', '/api/v2/users/me', 'GET, HEAD'],
         ['PUT', `/api/v2/managed-filings/${filingId}`, 'GET, HEAD, PATCH'],
         ['OPTIONS', `/api/v2/managed-filings/${filingId}/comments/${crypto.randomUUID()}`, 'DELETE, PATCH'],
+        ['POST', '/api/v2/openapi.json', 'GET, HEAD'],
+        ['POST', '/healthz', 'GET, HEAD'],
       ];
       for (const [method, path, allow] of cases) {
         const a = await exchange(t.baseUrl, [head([`${method} ${path} HTTP/1.1`, 'Host: x', `Authorization: Bearer ${caller.apiKey}`, 'Content-Length: 0'])]);
