@@ -31,7 +31,9 @@ function firstUndecodableKey(str: string): string {
  * 1,000th without a word, while the contract lets a list take 100 values per filter (the header byte limit bounds
  * the string instead).
  */
-export function parseQueryString(str: string): Record<string, string | string[]> {
+export function parseQueryString(str: string | null): Record<string, string | string[]> {
+  // Express passes null for a URL without a query string.
+  if (!str) return Object.create(null) as Record<string, string | string[]>;
   // Escapes never span the literal '&' and '=' the pairs are split at, so the whole string decodes exactly when
   // every key and value does: one native pass, and only when there is an escape at all.
   if (str.includes('%')) {
