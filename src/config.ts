@@ -39,6 +39,14 @@ const host = z.union([z.ipv4(), z.ipv6(), z.string().regex(HOSTNAME)]);
 const onOff = z.enum(['0', '1']);
 
 /**
+ * The contract lets a GET carry 100 values of 500 characters per list filter: 51 KB for one such filter in
+ * plain ASCII, ~450 KB when every character is a percent-encoded three-byte one, ~470 KB for all nine text
+ * filters of the catalog list at once in ASCII. 1 MiB serves each of these (Node's own 16 KiB refused the
+ * first), and is the JSON body limit too, so one request's headers hold no more memory than its body may.
+ */
+export const DEFAULT_MAX_HEADER_BYTES = 1024 * 1024;
+
+/**
  * Every environment variable and flag the service reads, one entry each, validated before anything starts
  * (`loadConfig`). To add one: an entry here; its value type joins `Config` by itself.
  */
@@ -94,6 +102,14 @@ export const SETTINGS = {
   runFrom: setting({ env: 'IFRS_RUN', expected: 'dist or src', schema: z.enum(['dist', 'src']).nullable().default(null) }),
   /** Catalog filings `serve --demo` seeds (commands/demo/demo-seed.ts). */
   demoFilings: setting({ env: 'IFRS_DEMO_FILINGS', expected: 'a non-negative integer', schema: integer(0, 10_000_000).nullable().default(null) }),
+  /** Node's maxHeaderSize: the request line and headers, in bytes; beyond it a coded 431. */
+  httpMaxHeaderBytes: setting({ env: 'IFRS_MAX_HEADER_BYTES', expected: 'an integer 1024-16777216 (bytes)', schema: integer(1024, 16 * 1024 * 1024).default(DEFAULT_MAX_HEADER_BYTES) }),
+  /** The request line and headers must arrive within this many milliseconds (coded 408). */
+  httpHeadersTimeoutMs: setting({ env: 'IFRS_HEADERS_TIMEOUT_MS', expected: 'an integer 1-3600000 (milliseconds)', schema: integer(1, 3_600_000).default(20_000) }),
+  /** A request body that receives nothing for this many milliseconds is a coded 408 (0: no bound). */
+  httpBodyIdleTimeoutMs: setting({ env: 'IFRS_BODY_IDLE_TIMEOUT_MS', expected: 'an integer 0-3600000 (milliseconds; 0: no bound)', schema: integer(0, 3_600_000).default(30_000) }),
+  /** The whole request, body included, must arrive within this many milliseconds (coded 408; 0: no bound). */
+  httpRequestTimeoutMs: setting({ env: 'IFRS_REQUEST_TIMEOUT_MS', expected: 'an integer 0-86400000 (milliseconds; 0: no bound)', schema: integer(0, 86_400_000).default(300_000) }),
 };
 
 type Settings = typeof SETTINGS;
