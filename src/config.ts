@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { loadRequestLimits, type RequestLimitsConfig } from './http/request-limits';
 
 /** 12-factor configuration: every knob is an environment variable with a safe default. */
 export interface Config {
@@ -21,6 +22,8 @@ export interface Config {
   readYourWritesTimeoutMs: number;
   /** Readiness fails when a projection lags the head by more than this many events. */
   readyMaxLag: number;
+  /** Per-key rate (token bucket) and concurrency caps of the API (IFRS_RATE_LIMIT_RPS, IFRS_RATE_LIMIT_BURST, IFRS_SEARCH_CONCURRENCY, IFRS_TEXT_CONCURRENCY). */
+  requestLimits: RequestLimitsConfig;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -41,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     elasticsearchIndex: env.ELASTICSEARCH_INDEX || 'ifrs-search',
     readYourWritesTimeoutMs: Number(env.IFRS_RYW_TIMEOUT_MS ?? 5000),
     readyMaxLag: Number(env.IFRS_READY_MAX_LAG ?? 10000),
+    requestLimits: loadRequestLimits(env),
   };
   return { ...cfg, ...overrides };
 }

@@ -5,6 +5,7 @@ import { AppError, DomainError, notFound, unauthenticated, temporarilyUnavailabl
 import type { Principal } from '../identity/principal';
 import type { Logger } from '../logger';
 import { buildOpenApi } from './openapi';
+import type { RequestLimits } from './request-limits';
 import type { RouteSpec } from './route';
 import { boundDetails, parseOrThrow } from './validation';
 import { z } from './zod';
@@ -24,6 +25,8 @@ export interface AppDeps {
   health: { ready(): Promise<{ ok: boolean; details: Record<string, unknown> }> };
   metrics: client.Registry;
   decisions?: string;
+  /** Per-key rate and concurrency limits; none: unlimited. */
+  limits?: RequestLimits;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -244,6 +247,7 @@ export function createApp(deps: AppDeps): express.Express {
       if (!readPlainJsonBody(req, limit, resolve, reject)) void parser(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
     });
 
+  const limits = deps.limits;
   const byFirstSegment = new Map<string, express.Router>();
   for (const route of deps.routes) {
     const limit = route.bodyLimit ?? DEFAULT_BODY_LIMIT;
@@ -257,6 +261,9 @@ export function createApp(deps: AppDeps): express.Express {
           const answer = deps.authenticate(bearerKey(req));
           req.principal = knownPrincipal(answer instanceof Promise ? await answer : answer);
         }
+        // Limits count every request of a key, the invalid ones too; signed addresses (no key) by their client's address.
+        const limitKey = limits ? (req.principal?.keyId ?? `address:${req.socket.remoteAddress ?? ''}`) : '';
+        if (limits) limits.admit(limitKey, res);
         if (!route.rawBody && hasBody(req)) await readJsonBody(jsonParser, req, res, limit);
         // Express 5 re-parses the query string on every read of req.query: read it once.
         const rawQuery = req.query as Record<string, unknown>;
@@ -274,7 +281,14 @@ export function createApp(deps: AppDeps): express.Express {
             parseOrThrow(z.strictObject({}), 'body', req.body);
           }
         }
-        const reply = await route.handler({ query, body, params, principal: req.principal as Principal, requestId: req.requestId, req, res });
+        // The slot is held while the handler works (its database work), and given back before the answer is written.
+        const slot = limits && route.concurrency ? limits.enter(route.concurrency, limitKey, res) : false;
+        let reply;
+        try {
+          reply = await route.handler({ query, body, params, principal: req.principal as Principal, requestId: req.requestId, req, res });
+        } finally {
+          if (slot) limits!.leave(route.concurrency!, limitKey);
+        }
         if (reply.handled) return;
         if (reply.headers) for (const k in reply.headers) res.setHeader(k, reply.headers[k]);
         if (reply.json !== undefined) sendJsonText(res, reply.status ?? 200, reply.json);

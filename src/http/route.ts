@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Principal } from '../identity/principal';
+import type { ConcurrencyGroup } from './request-limits';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -51,6 +52,8 @@ export interface RouteSpec<Q = unknown, B = unknown, P = unknown> {
   /** JSON body limit in bytes (default 1 MiB). 'raw' routes take bytes (signed upload). */
   bodyLimit?: number;
   rawBody?: boolean;
+  /** An expensive route: its requests count against the key's concurrency cap of this group. */
+  concurrency?: ConcurrencyGroup;
   responses: Record<number, ResponseSpec>;
   handler(ctx: RouteContext<Q, B, P>): Promise<Reply>;
 }
