@@ -107,26 +107,26 @@ export class TokenBuckets {
   }
 }
 
-/** Requests in flight per key and group; a key at its cap is refused, not queued. */
+/** Requests in flight per key (for one group of routes); a key at its cap is refused, not queued. */
 export class ConcurrencyCaps {
   private readonly inFlight = new Map<string, number>();
 
   /** Takes a slot; false (nothing taken) when the key already holds `cap`. */
-  enter(slot: string, cap: number): boolean {
-    const n = this.inFlight.get(slot) ?? 0;
+  enter(key: string, cap: number): boolean {
+    const n = this.inFlight.get(key) ?? 0;
     if (n >= cap) return false;
-    this.inFlight.set(slot, n + 1);
+    this.inFlight.set(key, n + 1);
     return true;
   }
 
-  leave(slot: string): void {
-    const n = (this.inFlight.get(slot) ?? 1) - 1;
-    if (n <= 0) this.inFlight.delete(slot);
-    else this.inFlight.set(slot, n);
+  leave(key: string): void {
+    const n = (this.inFlight.get(key) ?? 1) - 1;
+    if (n <= 0) this.inFlight.delete(key);
+    else this.inFlight.set(key, n);
   }
 
-  held(slot: string): number {
-    return this.inFlight.get(slot) ?? 0;
+  held(key: string): number {
+    return this.inFlight.get(key) ?? 0;
   }
 }
 
@@ -137,24 +137,30 @@ const RATE_POLICY = 'per-key';
  * RateLimit-Policy fields (draft-ietf-httpapi-ratelimit-headers-10: structured-field lists, policy
  * items `q` quota, `w` window in seconds, `qu` quota unit; current items `r` remaining, `t` seconds
  * until the quota is whole again) on every limited answer, and 429 `rate_limited` with Retry-After
- * when a limit refuses a request.
+ * when a limit refuses a request. The fields are sent once a key has used more than half of a limit (fewer
+ * than half its bucket's tokens left, or more than half its slots of a group taken) and on every 429: the draft lets a server
+ * leave them out, and a client well within its limits then pays nothing for them (two header fields cost
+ * several times what the bucket itself costs, on every request).
  */
 export class RequestLimits {
   private readonly buckets: TokenBuckets | null;
-  private readonly caps = new ConcurrencyCaps();
+  private readonly caps: Record<ConcurrencyGroup, ConcurrencyCaps> = { search: new ConcurrencyCaps(), text: new ConcurrencyCaps() };
   private readonly ratePolicy: string;
+  private readonly halfBurst: number;
 
   constructor(readonly config: RequestLimitsConfig, now: () => number = Date.now) {
     this.buckets = config.ratePerSecond > 0 && config.burst > 0 ? new TokenBuckets(config.ratePerSecond, Math.max(1, Math.floor(config.burst)), now) : null;
     // The window is how long an empty bucket takes to fill: `q` requests per `w` seconds, on average.
     this.ratePolicy = this.buckets ? `"${RATE_POLICY}";q=${this.buckets.burst};w=${Math.max(1, Math.ceil(this.buckets.burst / this.buckets.rate))}` : '';
+    this.halfBurst = this.buckets ? this.buckets.burst / 2 : 0;
   }
 
-  /** Takes one token of the key's bucket, or throws the 429; sets the RateLimit fields either way. */
+  /** Takes one token of the key's bucket, or throws the 429; sets the RateLimit fields past half the bucket. */
   admit(key: string, res: ServerResponse): void {
     const buckets = this.buckets;
     if (!buckets) return;
     const { allowed, tokens } = buckets.take(key);
+    if (allowed && tokens >= this.halfBurst) return;
     res.setHeader('RateLimit-Policy', this.ratePolicy);
     res.setHeader('RateLimit', `"${RATE_POLICY}";r=${Math.floor(tokens)};t=${buckets.secondsUntil(tokens, buckets.burst)}`);
     if (!allowed) throw rateLimited(`This API key sent more than ${buckets.rate} requests per second (bucket of ${buckets.burst}); retry after the Retry-After delay.`, buckets.secondsUntil(tokens, 1));
@@ -167,19 +173,22 @@ export class RequestLimits {
   enter(group: ConcurrencyGroup, key: string, res: ServerResponse): boolean {
     const cap = this.config.concurrency[group];
     if (!(cap > 0)) return false;
-    const slot = `${group}\u0000${key}`;
-    const entered = this.caps.enter(slot, cap);
+    const caps = this.caps[group];
+    const entered = caps.enter(key, cap);
+    const held = caps.held(key);
+    if (entered && held * 2 <= cap) return true;
     const policy = `"${group}";q=${cap};qu="concurrent-requests"`;
-    const current = `"${group}";r=${cap - this.caps.held(slot)}`;
-    res.setHeader('RateLimit-Policy', this.buckets ? `${this.ratePolicy}, ${policy}` : policy);
+    const current = `"${group}";r=${cap - held}`;
+    // After the key's bucket fields when admit() set them.
     const rate = res.getHeader('RateLimit');
+    res.setHeader('RateLimit-Policy', typeof rate === 'string' ? `${this.ratePolicy}, ${policy}` : policy);
     res.setHeader('RateLimit', typeof rate === 'string' ? `${rate}, ${current}` : current);
     if (!entered) throw rateLimited(`This API key already has ${cap} ${group} requests in flight; retry when one has finished.`, 1);
     return true;
   }
 
   leave(group: ConcurrencyGroup, key: string): void {
-    this.caps.leave(`${group}\u0000${key}`);
+    this.caps[group].leave(key);
   }
 }
 

@@ -62,20 +62,23 @@ describe('request limits: token bucket and concurrency caps', () => {
     assert.equal(b.size, 1);
   });
 
-  it('rule: a refusal is 429 rate_limited with Retry-After (seconds until a token is back) and the RateLimit fields', () => {
+  it('rule: a refusal is 429 rate_limited with Retry-After (seconds until a token is back) and the RateLimit fields, which are sent once more than half the bucket is used', () => {
     const c = clock();
-    const limits = new RequestLimits({ ratePerSecond: 0.5, burst: 2, concurrency: { search: 0, text: 0 } }, c.now);
+    const limits = new RequestLimits({ ratePerSecond: 0.5, burst: 4, concurrency: { search: 0, text: 0 } }, c.now);
+    const quiet = [fakeResponse(), fakeResponse()];
+    for (const q of quiet) limits.admit('k', q.res);
+    assert.deepEqual(quiet.map((q) => q.headers.size), [0, 0], 'half the bucket or more left: no fields');
     const ok = fakeResponse();
     limits.admit('k', ok.res);
-    assert.equal(ok.headers.get('ratelimit-policy'), '"per-key";q=2;w=4');
-    assert.equal(ok.headers.get('ratelimit'), '"per-key";r=1;t=2');
+    assert.equal(ok.headers.get('ratelimit-policy'), '"per-key";q=4;w=8');
+    assert.equal(ok.headers.get('ratelimit'), '"per-key";r=1;t=6');
     limits.admit('k', fakeResponse().res);
     const refused = fakeResponse();
     const e = refusal(() => limits.admit('k', refused.res));
     assert.equal(e.status, 429);
     assert.equal(e.code, 'rate_limited');
     assert.equal(e.headers['Retry-After'], '2');
-    assert.equal(refused.headers.get('ratelimit'), '"per-key";r=0;t=4');
+    assert.equal(refused.headers.get('ratelimit'), '"per-key";r=0;t=8');
     c.advance(2000);
     limits.admit('k', fakeResponse().res);
   });
@@ -91,19 +94,32 @@ describe('request limits: token bucket and concurrency caps', () => {
     assert.equal(caps.enter('other', 2), true, 'another key or group has its own slots');
   });
 
-  it('rule: over the concurrency cap is 429 rate_limited with Retry-After, and the group shows in RateLimit and RateLimit-Policy', () => {
-    const limits = new RequestLimits({ ratePerSecond: 100, burst: 100, concurrency: { search: 1, text: 0 } }, clock().now);
+  it('rule: over the concurrency cap is 429 rate_limited with Retry-After, and the group shows in RateLimit and RateLimit-Policy once more than half its slots are taken', () => {
+    const limits = new RequestLimits({ ratePerSecond: 1, burst: 3, concurrency: { search: 2, text: 0 } }, clock().now);
     const first = fakeResponse();
     limits.admit('k', first.res);
     assert.equal(limits.enter('search', 'k', first.res), true);
-    assert.equal(first.headers.get('ratelimit-policy'), '"per-key";q=100;w=1, "search";q=1;qu="concurrent-requests"');
-    assert.equal(first.headers.get('ratelimit'), '"per-key";r=99;t=1, "search";r=0');
+    assert.equal(first.headers.size, 0, 'half the bucket and half the slots left: no fields');
     const second = fakeResponse();
     limits.admit('k', second.res);
-    const e = refusal(() => limits.enter('search', 'k', second.res));
+    assert.equal(limits.enter('search', 'k', second.res), true);
+    assert.equal(second.headers.get('ratelimit-policy'), '"per-key";q=3;w=3, "search";q=2;qu="concurrent-requests"');
+    assert.equal(second.headers.get('ratelimit'), '"per-key";r=1;t=2, "search";r=0');
+    const third = fakeResponse();
+    const e = refusal(() => limits.enter('search', 'k', third.res));
     assert.equal(e.status, 429);
     assert.equal(e.code, 'rate_limited');
     assert.equal(e.headers['Retry-After'], '1');
+    assert.equal(third.headers.get('ratelimit'), '"search";r=0', 'a refusal always carries the fields');
+  });
+
+  it('rule: a refused slot takes nothing; a group with cap 0 is not limited; leaving frees a slot', () => {
+    const limits = new RequestLimits({ ratePerSecond: 100, burst: 100, concurrency: { search: 1, text: 0 } }, clock().now);
+    assert.equal(limits.enter('search', 'k', fakeResponse().res), true);
+    const second = fakeResponse();
+    refusal(() => limits.enter('search', 'k', second.res));
+    limits.leave('search', 'k');
+    assert.equal(limits.enter('search', 'k', second.res), true, 'the refusal took no slot: one leave() freed the only one');
     assert.equal(limits.enter('text', 'k', second.res), false, 'a group with cap 0 is not limited');
     limits.leave('search', 'k');
     assert.equal(limits.enter('search', 'k', fakeResponse().res), true);
