@@ -183,8 +183,9 @@ describe('request limits per API key (extension: 429 rate_limited)', () => {
         ...Array.from({ length: DEFAULT_REQUEST_LIMITS.concurrency.search }, () => api.post('/insurance/filings/search', SEARCH)),
       ]);
       assert.deepEqual(new Set(answers.map((r) => r.status)), new Set([200]));
-      // Far from the limits: no RateLimit fields, so the common answer pays nothing for them.
-      assert.deepEqual(new Set(answers.map((r) => r.headers.get('ratelimit'))), new Set([null]));
+      // Far from the bucket's limit: no RateLimit fields, so the common answer pays nothing for them (the searches
+      // may show their group's, when more than half its slots were taken).
+      assert.deepEqual(new Set(answers.slice(0, 32).map((r) => r.headers.get('ratelimit'))), new Set([null]));
     });
   });
 });
