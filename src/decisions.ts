@@ -7,4 +7,5 @@ export const DECISIONS = `Decisions where the contract is silent:
 - Nullable fields are always present (null), empty lists are [].
 - Cursors are opaque, at most 128 characters, HMAC-signed, bound to the caller and to every filter, sort and limit, and expire 24 hours after the first page; except the products list's, which the spec makes live offsets (no binding or expiry).
 - Key permission serff:view is needed to see source=serff catalog filings.
-- The tenant dataset naic gates /insurance/carriers* and /insurance/carrier-groups* (403 dataset_not_enabled).` + WORKING_FILINGS_DECISIONS;
+- The tenant dataset naic gates /insurance/carriers* and /insurance/carrier-groups* (403 dataset_not_enabled).
+- Extension: per-key request limits. A token bucket per API key on every operation (a signed address without a key: per client address) and, on search and extracted text, a cap on the key's requests in flight; over either, 429 rate_limited at once with Retry-After. RateLimit and RateLimit-Policy (draft-ietf-httpapi-ratelimit-headers-10) are sent once a key has used more than half of a limit, and on every 429.` + WORKING_FILINGS_DECISIONS;
