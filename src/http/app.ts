@@ -6,7 +6,7 @@ import type { Principal } from '../identity/principal';
 import type { Logger } from '../logger';
 import { buildOpenApi } from './openapi';
 import type { RequestLimits } from './request-limits';
-import type { RouteSpec } from './route';
+import type { Reply, RouteSpec } from './route';
 import { boundDetails, parseOrThrow } from './validation';
 import { z } from './zod';
 
@@ -251,6 +251,7 @@ export function createApp(deps: AppDeps): express.Express {
   const byFirstSegment = new Map<string, express.Router>();
   for (const route of deps.routes) {
     const limit = route.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    const group = route.concurrency;
     const jsonParser = express.json({ limit, strict: true, type: () => true });
     // One handler per route, not a middleware chain: every extra layer is another trip through the
     // router's next() on the hottest path, and a cached key authenticates without a promise round.
@@ -282,12 +283,12 @@ export function createApp(deps: AppDeps): express.Express {
           }
         }
         // The slot is held while the handler works (its database work), and given back before the answer is written.
-        const slot = limits && route.concurrency ? limits.enter(route.concurrency, limitKey, res) : false;
-        let reply;
+        const slot = limits && group ? limits.enter(group, limitKey, res) : false;
+        let reply: Reply;
         try {
           reply = await route.handler({ query, body, params, principal: req.principal as Principal, requestId: req.requestId, req, res });
         } finally {
-          if (slot) limits!.leave(route.concurrency!, limitKey);
+          if (slot && limits && group) limits.leave(group, limitKey);
         }
         if (reply.handled) return;
         if (reply.headers) for (const k in reply.headers) res.setHeader(k, reply.headers[k]);
