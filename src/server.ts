@@ -5,6 +5,7 @@ import client, { Gauge, collectDefaultMetrics } from 'prom-client';
 import { answerEdgesAsJson } from './http/client-errors';
 import { createApp } from './http/app';
 import { createAppServer } from './http/app-server';
+import { RequestLimits } from './http/request-limits';
 import type { RouteModule, RouteSpec } from './http/route';
 import type { Runtime } from './runtime';
 import { TOKENS } from './tokens';
@@ -68,6 +69,7 @@ export function buildApp(rt: Runtime, readiness?: Readiness) {
     metrics,
     decisions: DECISIONS,
     idempotency: rt.container.get(TOKENS.IdempotencyStore),
+    limits: new RequestLimits(rt.config.requestLimits),
     health: {
       ready: async () => (readiness ??= await Readiness.atStart(rt)).check(),
     },

@@ -11,6 +11,7 @@ import { addAllowedMethod, methodNotAllowed } from './method-not-allowed';
 import { buildOpenApi } from './openapi';
 import { parseQueryString } from './query-string';
 import { requestIdFor } from './request-id';
+import type { RequestLimits } from './request-limits';
 import type { Reply, RouteSpec } from './route';
 import { boundDetails, parseOrThrow } from './validation';
 import { z } from './zod';
@@ -32,6 +33,8 @@ export interface AppDeps {
   decisions?: string;
   /** Where Idempotency-Key answers are kept; without it the header is ignored. */
   idempotency?: IdempotencyStore;
+  /** Per-key rate and concurrency limits; none: unlimited. */
+  limits?: RequestLimits;
 }
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -305,11 +308,13 @@ export function createApp(deps: AppDeps): express.Express {
       if (!readPlainJsonBody(req, limit, resolve, reject)) void parser(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
     });
 
+  const limits = deps.limits;
   const byFirstSegment = new Map<string, express.Router>();
   const methodsByPath = new Map<string, Set<string>>();
   addAllowedMethod(methodsByPath, '/openapi.json', 'get');
   for (const route of deps.routes) {
     const limit = route.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    const group = route.concurrency;
     const jsonParser = express.json({ limit, strict: true, type: () => true });
     // One handler per route, not a middleware chain: every extra layer is another trip through the
     // router's next() on the hottest path, and a cached key authenticates without a promise round.
@@ -320,6 +325,9 @@ export function createApp(deps: AppDeps): express.Express {
           const answer = deps.authenticate(bearerKey(req));
           req.principal = knownPrincipal(answer instanceof Promise ? await answer : answer);
         }
+        // Limits count every request of a key, the invalid ones too; signed addresses (no key) by their client's address.
+        const limitKey = limits ? (req.principal?.keyId ?? `address:${req.socket.remoteAddress ?? ''}`) : '';
+        if (limits) limits.admit(limitKey, res);
         if (!route.rawBody && hasBody(req)) await readJsonBody(jsonParser, req, res, limit);
         // Express 5 re-parses the query string on every read of req.query: read it once.
         const rawQuery = req.query as Record<string, unknown>;
@@ -351,11 +359,15 @@ export function createApp(deps: AppDeps): express.Express {
         let reply: Reply;
         const trace: WriteTrace = { mayHaveWritten: false };
         const run = () => route.handler({ query, body, params, principal: req.principal as Principal, requestId: req.requestId, req, res });
+        // The slot is held while the handler works (its database work), and given back before the answer is written.
+        const slot = limits && group ? limits.enter(group, limitKey, res) : false;
         try {
           reply = held ? await withWriteTrace(trace, run) : await run();
         } catch (e) {
           if (held) await settleFailedKey(held, trace, e, req.requestId);
           throw e;
+        } finally {
+          if (slot && limits && group) limits.leave(group, limitKey);
         }
         // A route that answered by itself leaves nothing to keep.
         if (held && reply.handled) await settleFailedKey(held, { mayHaveWritten: false }, null, req.requestId);
