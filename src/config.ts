@@ -21,6 +21,11 @@ export interface Config {
   readYourWritesTimeoutMs: number;
   /** Readiness fails when a projection lags the head by more than this many events. */
   readyMaxLag: number;
+  /**
+   * S3_BUCKET → every blob in that bucket (infra/blobs/s3-blob-store.ts), downloads and uploads through
+   * presigned addresses on the storage host; credentials come from the AWS SDK's default chain.
+   */
+  s3: { bucket: string; endpoint: string | null; region: string; forcePathStyle: boolean } | null;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -41,6 +46,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     elasticsearchIndex: env.ELASTICSEARCH_INDEX || 'ifrs-search',
     readYourWritesTimeoutMs: Number(env.IFRS_RYW_TIMEOUT_MS ?? 5000),
     readyMaxLag: Number(env.IFRS_READY_MAX_LAG ?? 10000),
+    s3: env.S3_BUCKET
+      ? { bucket: env.S3_BUCKET, endpoint: env.S3_ENDPOINT || null, region: env.S3_REGION || 'us-east-1', forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true' }
+      : null,
   };
   return { ...cfg, ...overrides };
 }

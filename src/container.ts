@@ -23,7 +23,7 @@ import type { BusRelay } from './ports/bus';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 
 /*
- * The optional adapters (EventStoreDB, Kafka, Elasticsearch) are required only in the branch that binds
+ * The optional adapters (EventStoreDB, Kafka, Elasticsearch, S3) are required only in the branch that binds
  * them: their clients are some 15 MB of heap and 60 MB of RSS at startup, which the embedded default
  * would carry for nothing, and every collection's heap limit is a multiple of what is live.
  */
@@ -38,6 +38,7 @@ const elasticsearchAdapter = () => ({
   ...(require('../infra/search/elasticsearch-search-index') as typeof import('../infra/search/elasticsearch-search-index')),
   ...(require('../infra/search/catalog-filing-records') as typeof import('../infra/search/catalog-filing-records')),
 });
+const s3Adapter = () => require('../infra/blobs/s3-blob-store') as typeof import('../infra/blobs/s3-blob-store');
 
 /**
  * The composition root: the only place that chooses adapters. Services are plain classes with
@@ -63,7 +64,7 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
     .inSingletonScope();
   c.bind(TOKENS.Cursors).toDynamicValue(() => new CursorService(secret, db.knex)).inSingletonScope();
   c.bind(TOKENS.Authenticator).toDynamicValue(() => new Authenticator(db.knex)).inSingletonScope();
-  c.bind(TOKENS.BlobStore).toDynamicValue(() => new TieredBlobStore(db.knex, new FsBlobStore(path.join(config.dataDir, 'blobs')))).inSingletonScope();
+  bindBlobStore(c, config, db);
   // Text extractors in order of preference; a feature may rebind the list (PDF first, then plain text).
   c.bind(TOKENS.Extractors).toConstantValue([plainTextExtractor] as Extractor[]);
   c.bind(TOKENS.FileIngest).toDynamicValue((ctx) => new BlobFileIngest(ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.Extractors))).inSingletonScope();
@@ -72,6 +73,22 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
   for (const install of FEATURES) install(c);
   bindSearchEngine(c, config);
   return c;
+}
+
+/**
+ * S3_BUCKET → the S3 store holds every blob, small ones included (a small original must be reachable by a
+ * presigned GET too), and offers direct transfers; otherwise small blobs in Postgres, large ones under the
+ * data directory, and no direct transfers (the API serves its own signed addresses).
+ */
+function bindBlobStore(c: Container, config: Config, db: Database): void {
+  if (!config.s3) {
+    c.bind(TOKENS.BlobStore).toDynamicValue(() => new TieredBlobStore(db.knex, new FsBlobStore(path.join(config.dataDir, 'blobs')))).inSingletonScope();
+    c.bind(TOKENS.DirectTransfers).toConstantValue(null);
+    return;
+  }
+  const store = new (s3Adapter().S3BlobStore)(config.s3);
+  c.bind(TOKENS.BlobStore).toConstantValue(store);
+  c.bind(TOKENS.DirectTransfers).toConstantValue(store);
 }
 
 /**

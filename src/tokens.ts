@@ -27,4 +27,6 @@ export const TOKENS = {
   Elasticsearch: Symbol.for('Elasticsearch'),
   Extractors: Symbol.for('Extractors'),
   SignedUrls: Symbol.for('SignedUrls'),
+  /** Presigned transfers on the storage host (S3), or null when the API serves its own signed addresses. */
+  DirectTransfers: Symbol.for('DirectTransfers'),
 } as const;
