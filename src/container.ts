@@ -67,7 +67,9 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
   bindBlobStore(c, config, db);
   // Text extractors in order of preference; a feature may rebind the list (PDF first, then plain text).
   c.bind(TOKENS.Extractors).toConstantValue([plainTextExtractor] as Extractor[]);
-  c.bind(TOKENS.FileIngest).toDynamicValue((ctx) => new BlobFileIngest(ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.Extractors))).inSingletonScope();
+  c.bind(TOKENS.FileIngest)
+    .toDynamicValue((ctx) => new BlobFileIngest(ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.Extractors), ctx.get(TOKENS.OriginalStore)))
+    .inSingletonScope();
   c.bind(TOKENS.SignedUrls).toDynamicValue(() => new SignedUrls(secret, config.publicBaseUrl)).inSingletonScope();
   bindBus(c, config, db, log);
   for (const install of FEATURES) install(c);
@@ -76,19 +78,23 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
 }
 
 /**
- * S3_BUCKET → the S3 store holds every blob, small ones included (a small original must be reachable by a
- * presigned GET too), and offers direct transfers; otherwise small blobs in Postgres, large ones under the
- * data directory, and no direct transfers (the API serves its own signed addresses).
+ * Blobs up to 256 KiB (extracted texts, mostly) in Postgres, larger ones under the data directory; the API
+ * serves its own signed addresses. S3_BUCKET → the larger ones in the bucket instead, and every original and
+ * upload there whatever its size, since downloads and uploads are presigned transfers on the storage host.
+ * Small texts stay in the shared Postgres: the text route reads a chunk of one in its own statement and an
+ * import writes thousands a second in batched inserts, where each would otherwise be an S3 request.
  */
 function bindBlobStore(c: Container, config: Config, db: Database): void {
   if (!config.s3) {
     c.bind(TOKENS.BlobStore).toDynamicValue(() => new TieredBlobStore(db.knex, new FsBlobStore(path.join(config.dataDir, 'blobs')))).inSingletonScope();
+    c.bind(TOKENS.OriginalStore).toDynamicValue((ctx) => ctx.get(TOKENS.BlobStore)).inSingletonScope();
     c.bind(TOKENS.DirectTransfers).toConstantValue(null);
     return;
   }
-  const store = new (s3Adapter().S3BlobStore)(config.s3);
-  c.bind(TOKENS.BlobStore).toConstantValue(store);
-  c.bind(TOKENS.DirectTransfers).toConstantValue(store);
+  const bucket = new (s3Adapter().S3BlobStore)(config.s3);
+  c.bind(TOKENS.BlobStore).toConstantValue(new TieredBlobStore(db.knex, bucket));
+  c.bind(TOKENS.OriginalStore).toConstantValue(bucket);
+  c.bind(TOKENS.DirectTransfers).toConstantValue(bucket);
 }
 
 /**

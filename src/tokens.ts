@@ -27,6 +27,8 @@ export const TOKENS = {
   Elasticsearch: Symbol.for('Elasticsearch'),
   Extractors: Symbol.for('Extractors'),
   SignedUrls: Symbol.for('SignedUrls'),
+  /** Where originals are stored: the BlobStore, or with S3 the bucket itself (whatever their size). */
+  OriginalStore: Symbol.for('OriginalStore'),
   /** Presigned transfers on the storage host (S3), or null when the API serves its own signed addresses. */
   DirectTransfers: Symbol.for('DirectTransfers'),
 } as const;

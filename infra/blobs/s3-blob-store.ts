@@ -45,9 +45,10 @@ function missing(sha256: string, e: unknown): Error {
 }
 
 /**
- * Every blob in one S3 bucket under `blobs/<sha256>` (originals, uploads, extracted texts), so no byte of a
- * file lives on an API host's disk. Uploads land under `uploads/<uploadId>` through presigned PUTs and are
- * moved to their content address when completion has read them back and hashed them.
+ * Blobs in one S3 bucket under `blobs/<sha256>`, so no byte of a file lives on an API host's disk: with
+ * S3_BUCKET every original and upload, and the large tier of the other blobs (src/container.ts). Uploads land
+ * under `uploads/<uploadId>` through presigned PUTs and are moved to their content address when completion has
+ * read them back and hashed them.
  */
 export class S3BlobStore implements BlobStore, DirectTransfers {
   readonly client: S3Client;

@@ -34,6 +34,22 @@ if (s3 && process.env.S3_ENDPOINT) {
     await store.ensureReady();
     return { store, close: () => store.close() };
   });
+
+  // As S3_BUCKET wires it (src/container.ts): small blobs in Postgres, large ones in the bucket.
+  blobStoreContract('TieredBlobStore over S3', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-blobs-'));
+    const db: Database = await openDatabase({ dataDir: dir, databaseUrl: await freshDatabaseUrl(), log: createLogger('silent') });
+    const bucket = new S3BlobStore(s3);
+    await bucket.ensureReady();
+    return {
+      store: new TieredBlobStore(db.knex, bucket),
+      close: async () => {
+        await bucket.close();
+        await db.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  });
 } else {
   console.log('BlobStore contract: S3BlobStore — S3_ENDPOINT / S3_BUCKET not set, no S3 server reachable from this run; its contract suite did NOT run (start one: eval "$(infra/servers/s3.sh start)")');
 }
