@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
 import { PassThrough, Readable } from 'node:stream';
 import {
   CopyObjectCommand,
@@ -7,7 +9,6 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
-  PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -26,6 +27,7 @@ export interface S3Settings {
 }
 
 const KEY = /^[0-9a-f]{64}$/;
+const PUT_ATTEMPTS = 4;
 const blobKey = (sha256: string) => {
   if (!KEY.test(sha256)) throw new Error(`not a blob key: ${sha256}`);
   return `blobs/${sha256}`;
@@ -54,6 +56,7 @@ export class S3BlobStore implements BlobStore, DirectTransfers {
   readonly client: S3Client;
   private readonly bucket: string;
   private readonly presigner: S3RequestPresigner;
+  private readonly agents = { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) };
   private origin: Promise<{ protocol: string; hostname: string; port: number | undefined; host: string; prefix: string }> | null = null;
 
   constructor(settings: S3Settings, client?: S3Client) {
@@ -85,10 +88,14 @@ export class S3BlobStore implements BlobStore, DirectTransfers {
     return this.origin;
   }
 
-  private async presign(method: 'GET' | 'PUT', key: string, query: Record<string, string>, ttlSeconds: number): Promise<string> {
+  private async presign(method: 'GET' | 'PUT', key: string, query: Record<string, string>, ttlSeconds: number, headers: Record<string, string> = {}): Promise<string> {
     const o = await this.objectOrigin();
     const path = `${o.prefix}/${key}`;
-    const signed = await this.presigner.presign({ method, protocol: o.protocol, hostname: o.hostname, port: o.port, path, query, headers: { host: o.host } }, { expiresIn: ttlSeconds });
+    const signed = await this.presigner.presign(
+      { method, protocol: o.protocol, hostname: o.hostname, port: o.port, path, query, headers: { ...headers, host: o.host } },
+      // Headers given here are signed and stay headers (the client must send them), not query parameters.
+      { expiresIn: ttlSeconds, signableHeaders: new Set(Object.keys(headers)), unhoistableHeaders: new Set(Object.keys(headers)) },
+    );
     const q = Object.entries(signed.query ?? {})
       .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
       .join('&');
@@ -110,14 +117,39 @@ export class S3BlobStore implements BlobStore, DirectTransfers {
     }
   }
 
+  /**
+   * One PUT of a presigned address over a keep-alive agent, not the SDK's send: an import stores an original per
+   * file, and the SDK's middleware stack cost about four times the client CPU per small object (1.7-2.3 ms against
+   * 0.5-0.6 ms, measured on this machine against versitygw), a third of the import's rate. The signature is still
+   * the SDK's, and the object's SHA-256 is a signed header the store checks. Storing the same bytes again rewrites
+   * the same object: one round trip, where a HEAD first would be two.
+   */
   async put(content: Buffer): Promise<{ sha256: string; size: number }> {
     const digest = crypto.createHash('sha256').update(content).digest();
     const sha256 = digest.toString('hex');
-    // Storing the same bytes again rewrites the same object: one round trip, where a HEAD first would be two.
-    await this.client.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: blobKey(sha256), Body: content, ContentLength: content.length, ChecksumSHA256: digest.toString('base64') }),
-    );
-    return { sha256, size: content.length };
+    const headers = { 'x-amz-checksum-sha256': digest.toString('base64') };
+    for (let attempt = 1; ; attempt++) {
+      const url = await this.presign('PUT', blobKey(sha256), {}, 300, headers);
+      const r = await this.send(url, content, headers).catch((e: unknown) => e as Error);
+      if (typeof r === 'number' && r >= 200 && r < 300) return { sha256, size: content.length };
+      // A reused keep-alive socket the server closed, a 5xx or a 429: retried as the SDK would, a few times.
+      const retryable = typeof r !== 'number' || r >= 500 || r === 429;
+      if (!retryable || attempt >= PUT_ATTEMPTS) throw typeof r === 'number' ? new Error(`S3 PUT of blob ${sha256} answered ${r}`) : r;
+      await new Promise((res) => setTimeout(res, 25 * 2 ** attempt));
+    }
+  }
+
+  private send(url: string, body: Buffer, headers: Record<string, string>): Promise<number> {
+    const secure = url.startsWith('https:');
+    return new Promise((resolve, reject) => {
+      const req = (secure ? https : http).request(url, { method: 'PUT', agent: secure ? this.agents.https : this.agents.http, headers: { ...headers, 'content-length': body.length } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
   }
 
   /**
@@ -247,5 +279,7 @@ export class S3BlobStore implements BlobStore, DirectTransfers {
 
   async close(): Promise<void> {
     this.client.destroy();
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 }
