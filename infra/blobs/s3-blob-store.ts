@@ -13,9 +13,10 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { S3RequestPresigner, getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { BlobStore } from '../../src/ports/blob-store';
 import type { DirectTransfers } from '../../src/ports/direct-transfers';
+import { SigV4Presigner } from './sigv4-presign';
 
 export interface S3Settings {
   bucket: string;
@@ -25,6 +26,8 @@ export interface S3Settings {
   /** `http://host/bucket/key` instead of `http://bucket.host/key`: what gateways such as versitygw serve. */
   forcePathStyle: boolean;
 }
+
+type AwsCredentialIdentity = Awaited<ReturnType<S3Client['config']['credentials']>>;
 
 const KEY = /^[0-9a-f]{64}$/;
 const PUT_ATTEMPTS = 4;
@@ -55,9 +58,10 @@ function missing(sha256: string, e: unknown): Error {
 export class S3BlobStore implements BlobStore, DirectTransfers {
   readonly client: S3Client;
   private readonly bucket: string;
-  private readonly presigner: S3RequestPresigner;
+  private readonly presigner: SigV4Presigner;
   private readonly agents = { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) };
-  private origin: Promise<{ protocol: string; hostname: string; port: number | undefined; host: string; prefix: string }> | null = null;
+  private creds: AwsCredentialIdentity | null = null;
+  private origin: Promise<{ protocol: string; host: string; prefix: string }> | null = null;
 
   constructor(settings: S3Settings, client?: S3Client) {
     this.bucket = settings.bucket;
@@ -72,34 +76,36 @@ export class S3BlobStore implements BlobStore, DirectTransfers {
         requestChecksumCalculation: 'WHEN_REQUIRED',
         responseChecksumValidation: 'WHEN_REQUIRED',
       });
-    this.presigner = new S3RequestPresigner({ ...this.client.config });
+    this.presigner = new SigV4Presigner(settings.region);
   }
 
   /**
-   * Where the bucket's objects are addressed (host and path prefix), taken once from the SDK's own endpoint
-   * rules. Each address is then signed by the SDK's SigV4 presigner on a plain request: the full command
-   * path (middleware stack, endpoint rules per call) costs about eight times as much per redirect.
+   * Where the bucket's objects are addressed (scheme, host and path prefix), taken once from the SDK's own
+   * endpoint rules (AWS virtual hosts, path style, custom endpoints); each address is then signed in one pass.
    */
   private objectOrigin() {
     this.origin ??= getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: 'blobs/origin' }), { expiresIn: 60 }).then((signed) => {
       const u = new URL(signed);
-      return { protocol: u.protocol, hostname: u.hostname, port: u.port ? Number(u.port) : undefined, host: u.host, prefix: u.pathname.slice(0, -'/blobs/origin'.length) };
+      return { protocol: u.protocol, host: u.host, prefix: u.pathname.slice(0, -'/blobs/origin'.length) };
     });
     return this.origin;
   }
 
+  /**
+   * The SDK's default credential chain, kept until five minutes before temporary credentials expire: asking the
+   * client's provider on every redirect was a third of a presigned address's CPU.
+   */
+  private async credentials(): Promise<AwsCredentialIdentity> {
+    const c = this.creds;
+    if (c && (!c.expiration || c.expiration.getTime() - Date.now() > 5 * 60_000)) return c;
+    this.creds = await this.client.config.credentials();
+    return this.creds;
+  }
+
   private async presign(method: 'GET' | 'PUT', key: string, query: Record<string, string>, ttlSeconds: number, headers: Record<string, string> = {}): Promise<string> {
     const o = await this.objectOrigin();
-    const path = `${o.prefix}/${key}`;
-    const signed = await this.presigner.presign(
-      { method, protocol: o.protocol, hostname: o.hostname, port: o.port, path, query, headers: { ...headers, host: o.host } },
-      // Headers given here are signed and stay headers (the client must send them), not query parameters.
-      { expiresIn: ttlSeconds, signableHeaders: new Set(Object.keys(headers)), unhoistableHeaders: new Set(Object.keys(headers)) },
-    );
-    const q = Object.entries(signed.query ?? {})
-      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
-      .join('&');
-    return `${o.protocol}//${o.host}${path}?${q}`;
+    const creds = await this.credentials();
+    return this.presigner.presign({ method, protocol: o.protocol, host: o.host, path: `${o.prefix}/${key}`, query, headers }, creds, ttlSeconds);
   }
 
   async ensureReady(): Promise<void> {
