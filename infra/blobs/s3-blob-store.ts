@@ -126,8 +126,8 @@ export class S3BlobStore implements BlobStore, DirectTransfers {
   /**
    * One PUT of a presigned address over a keep-alive agent, not the SDK's send: an import stores an original per
    * file, and the SDK's middleware stack cost about four times the client CPU per small object (1.7-2.3 ms against
-   * 0.5-0.6 ms, measured on this machine against versitygw), a third of the import's rate. The signature is still
-   * the SDK's, and the object's SHA-256 is a signed header the store checks. Storing the same bytes again rewrites
+   * 0.5-0.6 ms, measured on this machine against versitygw), a third of the import's rate. The object's SHA-256 is
+   * a signed header the store checks (versitygw answers 400 to a mismatch). Storing the same bytes again rewrites
    * the same object: one round trip, where a HEAD first would be two.
    */
   async put(content: Buffer): Promise<{ sha256: string; size: number }> {

@@ -23,10 +23,11 @@ const rfc3986 = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => 
 const hmac = (key: crypto.BinaryLike, data: string) => crypto.createHmac('sha256', key).update(data).digest();
 
 /**
- * AWS Signature Version 4 in the query string (a presigned S3 address), computed in one pass: the SDK's presigner
+ * AWS Signature Version 4 in the query string (a presigned S3 address), computed in one pass. The SDK's presigner
  * (@aws-sdk/s3-request-presigner) produces the same address (test/platform/sigv4-presign.unit.test.ts compares
- * them) at a third of the CPU (about 45 against 130 us a redirect on this loaded machine), which on the download route is the difference between a redirect to the
- * storage host and one to the API's own HMAC address. The daily signing key is derived once per day and key.
+ * them) at about three times the CPU (130 against 45 us a redirect on this loaded machine): on the download route
+ * that was most of the gap between a redirect to the storage host and one to the API's own HMAC address. The
+ * daily signing key is derived once per day and key.
  */
 export class SigV4Presigner {
   private signingKey: { id: string; key: Buffer } | null = null;
