@@ -11,12 +11,22 @@ import { openRuntime } from '../../src/runtime';
 import { generatedFilings } from '../catalog-generator';
 import { benchReadKey } from '../support/catalog-data';
 import { BIN, loadRotating, startServerProcess } from '../support/load';
+import { cpuSeconds } from '../support/process-cpu';
 import { runStandalone } from '../support/standalone';
 import type { BenchRow, BenchScenario } from '../types';
 
 const CONNECTIONS = 16;
 const ORIGINAL_BYTES = 16 * 1024;
 const SERVERS = path.join(__dirname, '../../infra/servers/s3.sh');
+/** infra/servers/s3.sh's pid file (default SERVERS_DIR): the gateway's CPU is measured when it runs here. */
+const GATEWAY_PID = path.join(process.env.SERVERS_DIR ?? path.join(__dirname, '../../infra/.cache/run'), 's3/versitygw.pid');
+
+function gatewayCpu(): number | null {
+  const pid = fs.existsSync(GATEWAY_PID) ? Number(fs.readFileSync(GATEWAY_PID, 'utf8')) : NaN;
+  if (!pid) return null;
+  const c = cpuSeconds(pid);
+  return c.user + c.sys || null;
+}
 
 /** S3_* from the environment, or a gateway started (and later stopped) by infra/servers/s3.sh. */
 function s3Environment(log: (m: string) => void): { env: Record<string, string>; stop(): void } {
@@ -86,14 +96,18 @@ export const scenario: BenchScenario = {
       // This machine's speed drifts by a third within minutes (other work on the same cores): the two stores
       // are measured in turns, A B B A for the imports and alternating runs for the redirects, not one after the other.
       const imports: Record<Store, number[]> = { filesystem: [], s3: [] };
+      const gatewaySeconds: number[] = [];
       const keys = {} as Record<Store, string>;
       for (const [turn, name] of (['filesystem', 's3', 's3', 'filesystem'] as const).entries()) {
         const dataDir = path.join(dir, `data-${name}-${turn}`);
         const rt = await openRuntime(loadConfig({}, { dataDir, s3: stores[name], logLevel: 'warn' }), createLogger('warn'), { poolMax: 10 });
         try {
           const started = Date.now();
+          const gw = gatewayCpu();
           const r = await runImport(rt, file, { wait: true });
           const s = (Date.now() - started) / 1000;
+          const gwAfter = gatewayCpu();
+          if (name === 's3' && gw !== null && gwAfter !== null) gatewaySeconds.push(gwAfter - gw);
           if (r.failed) throw new Error(`${name}: ${r.failed} records failed`);
           imports[name].push(r.imported / s);
           ctx.log(`${name}: imported ${r.imported} filings in ${s.toFixed(2)} s (${Math.round(r.imported / s)}/s)`);
@@ -106,7 +120,8 @@ export const scenario: BenchScenario = {
       const runs = (xs: number[]) => xs.map((x) => Math.round(x)).join(' / ');
       const importNote = `${n} filings, each one 16 KB original (content.path) and 3 text pages; import --wait, all projections; mean of 2 runs in turns A B B A`;
       row('ifrs import, filesystem store', mean(imports.filesystem), 'filings/s', undefined, `${importNote}: ${runs(imports.filesystem)}`);
-      row('ifrs import, S3', mean(imports.s3), 'filings/s', undefined, `${importNote}: ${runs(imports.s3)}; each original a PUT to the bucket, texts batched into Postgres`);
+      const gatewayNote = gatewaySeconds.length ? `; the gateway (on the same 2 cores) used ${runs(gatewaySeconds.map((x) => x * 1000))} ms of CPU during them` : '';
+      row('ifrs import, S3', mean(imports.s3), 'filings/s', undefined, `${importNote}: ${runs(imports.s3)}; each original a PUT to the bucket, texts batched into Postgres${gatewayNote}`);
       row('ifrs import, S3 against filesystem', (mean(imports.s3) / mean(imports.filesystem)) * 100, '%', '>= 80');
 
       const paths = fileIds.map((id) => ({ path: `/files/${id}/download` }));
