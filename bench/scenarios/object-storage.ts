@@ -135,7 +135,7 @@ export const scenario: BenchScenario = {
           ctx.log(`${name}: Location ${probe.headers.get('location')!.slice(0, 80)}...`);
           await loadRotating(servers[name].url, paths, { connections: CONNECTIONS, seconds: 1, headers: { Authorization: `Bearer ${keys[name]}` } });
         }
-        const rounds = ctx.quick ? 3 : 5;
+        const rounds = 5;
         const results: Record<Store, Awaited<ReturnType<typeof loadRotating>>[]> = { filesystem: [], s3: [] };
         for (let i = 0; i < rounds; i++) {
           for (const name of (i % 2 ? ['s3', 'filesystem'] : ['filesystem', 's3']) as Store[]) {

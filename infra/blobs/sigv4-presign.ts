@@ -19,7 +19,10 @@ export interface PresignRequest {
 }
 
 /** RFC 3986 unreserved characters stay; everything else percent-encoded, as SigV4's canonical query wants. */
-const rfc3986 = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const rfc3986 = (s: string) => {
+  const e = encodeURIComponent(s);
+  return /[!'()*]/.test(e) ? e.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`) : e;
+};
 const hmac = (key: crypto.BinaryLike, data: string) => crypto.createHmac('sha256', key).update(data).digest();
 
 /**
