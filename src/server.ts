@@ -5,6 +5,7 @@ import client, { Gauge, collectDefaultMetrics } from 'prom-client';
 import { answerClientErrorsAsJson } from './http/client-errors';
 import { createApp } from './http/app';
 import { createAppServer } from './http/app-server';
+import { parseCorsOrigins } from './http/cors';
 import type { RouteModule, RouteSpec } from './http/route';
 import type { Runtime } from './runtime';
 import { TOKENS } from './tokens';
@@ -65,6 +66,7 @@ export function buildApp(rt: Runtime) {
     log: rt.log,
     metrics,
     decisions: DECISIONS,
+    corsOrigins: parseCorsOrigins(process.env.IFRS_CORS_ORIGINS),
     health: {
       ready: async () => {
         await rt.db.knex.raw('select 1');

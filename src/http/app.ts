@@ -4,7 +4,12 @@ import client from 'prom-client';
 import { AppError, DomainError, notFound, unauthenticated, temporarilyUnavailable } from '../domain/errors';
 import type { Principal } from '../identity/principal';
 import type { Logger } from '../logger';
+import { accessLog } from './access-log';
+import { compressAnswers } from './compress';
+import { answerNotModified, documentConditional, isRecordGet } from './conditional';
+import { corsForOrigins } from './cors';
 import { buildOpenApi } from './openapi';
+import { mountReferencePage } from './reference-page';
 import type { RouteSpec } from './route';
 import { boundDetails, parseOrThrow } from './validation';
 import { z } from './zod';
@@ -24,6 +29,8 @@ export interface AppDeps {
   health: { ready(): Promise<{ ok: boolean; details: Record<string, unknown> }> };
   metrics: client.Registry;
   decisions?: string;
+  /** Browser origins allowed by CORS (IFRS_CORS_ORIGINS); none: CORS off. */
+  corsOrigins?: string[];
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -148,8 +155,8 @@ function knownPrincipal(principal: Principal | null): Principal {
 }
 
 /**
- * res.json without Express's per-response work that cannot apply here: no ETag (disabled), so no
- * freshness check, and a fixed content type instead of parsing and re-formatting it for the charset.
+ * res.json without Express's per-response work that cannot apply here: no ETag (Express's is disabled;
+ * record GETs get theirs in conditional.ts), and a fixed content type instead of parsing and re-formatting it.
  */
 function sendJson(res: Response, status: number, body: unknown): void {
   sendJsonText(res, status, JSON.stringify(body));
@@ -186,7 +193,6 @@ export function createApp(deps: AppDeps): express.Express {
     registers: [deps.metrics],
   });
 
-  const debugEnabled = deps.log.isLevelEnabled('debug');
   app.use((req, res, next) => {
     const incoming = req.headers['x-request-id'];
     req.requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
@@ -196,11 +202,13 @@ export function createApp(deps: AppDeps): express.Express {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const route = (req.route?.path as string | undefined) ?? 'unmatched';
       duration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
-      if (res.statusCode >= 500) deps.log.error({ requestId: req.requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: seconds * 1000 }, 'request failed');
-      else if (debugEnabled) deps.log.debug({ requestId: req.requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: seconds * 1000 }, 'request');
     });
     next();
   });
+  app.use(accessLog(deps.log));
+  const cors = corsForOrigins(deps.corsOrigins ?? []);
+  if (cors) app.use(cors);
+  app.use(compressAnswers());
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -220,8 +228,9 @@ export function createApp(deps: AppDeps): express.Express {
 
   const api = express.Router({ caseSensitive: true, strict: false });
   let openapi: object | null = null;
+  mountReferencePage(api);
   api.get('/openapi.json', (_req, res) => {
-    openapi ??= buildOpenApi(deps.routes, deps.decisions ?? '');
+    openapi ??= buildOpenApi(deps.routes.map(documentConditional), deps.decisions ?? '');
     res.json(openapi);
   });
 
@@ -248,6 +257,7 @@ export function createApp(deps: AppDeps): express.Express {
   for (const route of deps.routes) {
     const limit = route.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const jsonParser = express.json({ limit, strict: true, type: () => true });
+    const recordGet = isRecordGet(route);
     // One handler per route, not a middleware chain: every extra layer is another trip through the
     // router's next() on the hottest path, and a cached key authenticates without a promise round.
     const handler = async (req: Request, res: Response, next: NextFunction) => {
@@ -277,7 +287,10 @@ export function createApp(deps: AppDeps): express.Express {
         const reply = await route.handler({ query, body, params, principal: req.principal as Principal, requestId: req.requestId, req, res });
         if (reply.handled) return;
         if (reply.headers) for (const k in reply.headers) res.setHeader(k, reply.headers[k]);
-        if (reply.json !== undefined) sendJsonText(res, reply.status ?? 200, reply.json);
+        if (recordGet && (reply.status ?? 200) === 200 && (reply.json !== undefined || reply.body !== undefined)) {
+          const json = reply.json ?? JSON.stringify(reply.body);
+          if (!answerNotModified(req, res, json)) sendJsonText(res, 200, json);
+        } else if (reply.json !== undefined) sendJsonText(res, reply.status ?? 200, reply.json);
         else if (reply.body === undefined) res.status(reply.status ?? 204).end();
         else sendJson(res, reply.status ?? 200, reply.body);
       } catch (e) {
