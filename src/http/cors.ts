@@ -13,7 +13,7 @@ export function parseCorsOrigins(value: string | undefined): string[] {
     .map((s) => s.trim())
     .filter(Boolean)
     .map((origin) => {
-      let parsed: URL | null = null;
+      let parsed: URL | null;
       try {
         parsed = new URL(origin);
       } catch {

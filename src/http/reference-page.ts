@@ -12,11 +12,11 @@ export const REFERENCE_SCRIPT = `/docs/api-reference-${VERSION}.js`;
 
 /**
  * The page: Scalar reads the document from /api/v2/openapi.json on the same host and its "try it" sends
- * requests there (the document's server is the relative `/api/v2`). No fonts, proxy or telemetry from
+ * requests there (the document's server is the relative `/api/v2`). No fonts or request proxy from
  * elsewhere: the page names no other host.
  */
 function page(base: string): string {
-  const config = { url: `${base}/openapi.json`, withDefaultFonts: false, hideClientButton: true, telemetry: false, proxyUrl: '' };
+  const config = { url: `${base}/openapi.json`, withDefaultFonts: false, proxyUrl: '', showDeveloperTools: 'never' };
   return `<!doctype html>
 <html lang="en">
 <head>
