@@ -99,7 +99,7 @@ export function buildCli(): Command {
       boundHeapGrowth();
       serialScavenge();
       const config = configFrom(cmd);
-      const log = createLogger(config.logLevel);
+      const log = createLogger(config.logLevel, { buffered: true });
       let release: (() => void) | null = null;
       try {
         if (!config.databaseUrl) release = acquireServeLock(config.dataDir, opts.role);

@@ -4,7 +4,7 @@ import client from 'prom-client';
 import { AppError, DomainError, notFound, unauthenticated, temporarilyUnavailable } from '../domain/errors';
 import type { Principal } from '../identity/principal';
 import type { Logger } from '../logger';
-import { accessLog } from './access-log';
+import { accessLogger } from './access-log';
 import { compressAnswers } from './compress';
 import { answerNotModified, documentConditional, isRecordGet } from './conditional';
 import { corsForOrigins } from './cors';
@@ -193,19 +193,21 @@ export function createApp(deps: AppDeps): express.Express {
     registers: [deps.metrics],
   });
 
+  const logAccess = accessLogger(deps.log);
   app.use((req, res, next) => {
     const incoming = req.headers['x-request-id'];
     req.requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
     res.setHeader('X-Request-Id', req.requestId);
     const start = process.hrtime.bigint();
-    res.on('finish', () => {
+    // 'close', not 'finish': a request whose client went away is logged and counted too.
+    res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const route = (req.route?.path as string | undefined) ?? 'unmatched';
       duration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+      logAccess(req, res, seconds);
     });
     next();
   });
-  app.use(accessLog(deps.log));
   const cors = corsForOrigins(deps.corsOrigins ?? []);
   if (cors) app.use(cors);
   app.use(compressAnswers());
