@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_REQUEST_LIMITS, type RequestLimitsConfig } from './http/request-limits';
+import { parseCorsOrigins } from './http/cors';
 
 /**
  * One configuration setting: the environment variable (12-factor; every knob has a safe default), the CLI
@@ -124,6 +125,23 @@ export const SETTINGS = {
   s3Bucket: setting({ env: 'S3_BUCKET', expected: 'an S3 bucket name (3-63 lowercase letters, digits, ".", "-")', schema: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/).nullable().default(null) }),
   s3Endpoint: setting({ env: 'S3_ENDPOINT', expected: 'an http:// or https:// URL', schema: urlWith(['http:', 'https:']).nullable().default(null) }),
   s3Region: setting({ env: 'S3_REGION', expected: 'an AWS region name such as us-east-1', schema: z.string().regex(/^[a-z0-9-]{1,64}$/).default('us-east-1') }),
+  /** Browser origins allowed by CORS (src/http/cors.ts); empty: CORS off. */
+  corsOrigins: setting({
+    env: 'IFRS_CORS_ORIGINS',
+    expected: 'comma-separated origins, each exactly scheme://host[:port] (http or https)',
+    schema: z
+      .string()
+      .nullable()
+      .default(null)
+      .transform((v, ctx) => {
+        try {
+          return parseCorsOrigins(v ?? undefined);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'not an origin list' });
+          return z.NEVER;
+        }
+      }),
+  }),
   s3ForcePathStyle: setting({ env: 'S3_FORCE_PATH_STYLE', expected: 'true or false', schema: z.enum(['true', 'false']).default('false').transform((v) => v === 'true') }),
 };
 

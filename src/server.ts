@@ -70,6 +70,7 @@ export function buildApp(rt: Runtime, readiness?: Readiness) {
     decisions: DECISIONS,
     idempotency: rt.container.get(TOKENS.IdempotencyStore),
     limits: new RequestLimits(rt.config.requestLimits),
+    corsOrigins: rt.config.corsOrigins,
     health: {
       ready: async () => (readiness ??= await Readiness.atStart(rt)).check(),
     },

@@ -10,7 +10,7 @@ import type { KeysetPosition } from '../../queries/catalog/keyset';
 import { catalogListColumns, catalogPageOutput } from '../../queries/catalog/catalog-record';
 import { CatalogNames, withNamesVersion } from '../../queries/catalog/catalog-names-cache';
 import { catalogBenchData } from '../support/catalog-data';
-import { BIN, benchRounds, load, medianRun, roundsNote, rssMb, startServerProcess, type LoadResult, type RoundsResult } from '../support/load';
+import { BIN, SERVE_LOG_LEVEL, benchRounds, load, medianRun, roundsNote, rssMb, startServerProcess, type LoadResult, type RoundsResult } from '../support/load';
 import { cpuSeconds, postgresCpuSeconds } from '../support/process-cpu';
 import type { BenchRow, BenchScenario } from '../types';
 import { runStandalone } from '../support/standalone';
@@ -124,7 +124,7 @@ export const scenario: BenchScenario = {
     const rows: BenchRow[] = [];
     const row = (metric: string, value: number, unit: string, goal?: string, note?: string) => rows.push({ scenario: 'catalog-list', metric, value, unit, ...(goal ? { goal } : {}), note: note ? `${note}; ${scale}` : scale });
 
-    const serve = await startServerProcess(BIN, ['serve', '--port', '0', '--role', 'api', '--data-dir', data.dataDir], { LOG_LEVEL: 'warn' });
+    const serve = await startServerProcess(BIN, ['serve', '--port', '0', '--role', 'api', '--data-dir', data.dataDir], { LOG_LEVEL: SERVE_LOG_LEVEL });
     let maxRss = 0;
     const sampler = setInterval(() => (maxRss = Math.max(maxRss, rssMb(serve.child.pid!))), 250);
     const pgHandle = await ensureEmbeddedPostgres(data.dataDir, createLogger('warn'));
@@ -194,6 +194,11 @@ export const scenario: BenchScenario = {
         // The default shape again with the in-process generator, to compare with result files from before wrk.
         const cross = await load(targets[0].url, { connections: CONNECTIONS, seconds, headers, generator: 'autocannon' });
         row(`${targets[0].name}: req/s at saturation, autocannon cross-check`, cross.rps, 'req/s', undefined, `${cross.generator}, ${Math.round(cross.generatorCpuUs)} us of its CPU per request on the cores the API uses; p99 ${cross.p99} ms`);
+        // A client that asks for a content coding gets the page (above the 1 KB threshold) compressed.
+        for (const coding of ['gzip', 'br']) {
+          const c = await load(targets[0].url, { connections: CONNECTIONS, seconds, headers: { ...headers, 'Accept-Encoding': coding } });
+          row(`${targets[0].name}: req/s at saturation, Accept-Encoding: ${coding}`, c.rps, 'req/s', undefined, `${c.generator}; ${Math.round(c.bytes / Math.max(1, c.requests))} bytes per answer with headers; p99 ${c.p99} ms${c.non2xx ? `, ${c.non2xx} non-2xx` : ''}`);
+        }
       }
       const first = results.get(SHAPES[0].name);
       for (const page of [mid, deep]) {

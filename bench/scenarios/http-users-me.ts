@@ -1,6 +1,6 @@
 import type { BenchScenario } from '../types';
 import { benchDatabase, tmpDir } from '../support/postgres';
-import { BIN, load, rssMb, startServerProcess, type LoadResult } from '../support/load';
+import { BIN, SERVE_LOG_LEVEL, load, rssMb, startServerProcess, type LoadResult } from '../support/load';
 import { pacedLoadInProcess } from '../support/paced-load';
 import { h2loadInstalled, h2loadPaced } from '../support/h2load';
 import { loadConfig } from '../../src/config';
@@ -36,7 +36,7 @@ export const scenario: BenchScenario = {
       await s.stop();
       ctx.log(`${name}: ${Math.round(results[name].rps)} req/s`);
     }
-    const serve = await startServerProcess(BIN, ['serve', '--port', '0', '--data-dir', dataDir], { DATABASE_URL: url, LOG_LEVEL: 'warn' });
+    const serve = await startServerProcess(BIN, ['serve', '--port', '0', '--data-dir', dataDir], { DATABASE_URL: url, LOG_LEVEL: SERVE_LOG_LEVEL });
     const headers = { Authorization: `Bearer ${apiKey}` };
     await load(`${serve.url}/users/me`, { connections, seconds: 1, headers });
     const me = await load(`${serve.url}/users/me`, { connections, seconds, headers });

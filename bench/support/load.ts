@@ -125,12 +125,19 @@ export function startServerProcess(script: string, args: string[] = [], env: Nod
         });
       }
     });
-    child.stderr!.on('data', (d) => (err += d));
+    // Only the tail is kept (for a failure's message): at info the access log writes a line per request.
+    child.stderr!.on('data', (d) => (err = (err + d).slice(-4096)));
     child.on('exit', (code) => reject(new Error(`server exited (${code}): ${err.slice(-500)}`)));
   });
 }
 
 export const BIN = path.join(__dirname, '../../bin/ifrs.js');
+
+/**
+ * The log level of a measured `ifrs serve`: the service's default, info, so that the access log (a line per
+ * request) is part of what is measured; BENCH_SERVE_LOG_LEVEL=warn measures without it.
+ */
+export const SERVE_LOG_LEVEL = process.env.BENCH_SERVE_LOG_LEVEL || 'info';
 
 /** RSS of a process in MB, from /proc (Linux). */
 export function rssMb(pid: number): number {

@@ -15,6 +15,7 @@ import type { ManagedFilingCommands } from '../managed-filings/managed-filing-co
 import type { FilingType } from '../managed-filings/filing-fields';
 import { SIGNED_UPLOAD_PREFIX, type UploadCommands } from '../artifacts/upload-commands';
 import { runImport } from '../import/import-cli';
+import { startProgress } from '../../src/cli/progress';
 import type { SearchIndex } from '../../src/ports/search-index';
 import { buildSearchQuery } from '../../queries/search/search-query';
 import { DEFAULT_FILINGS, DEFAULT_SEED, demoRecords, generateDemo } from '../../infra/demo/generate';
@@ -77,20 +78,26 @@ async function generateOnce(rt: Runtime, o: { filings: number; seed: number; pdf
   fs.rmSync(marker, { force: true });
   say(o.progress, `generating ${o.filings} filings${o.pdf ? ' with PDF originals' : ''} into ${outDir}`);
   let last = 0;
-  await generateDemo({
-    filings: o.filings,
-    seed: o.seed,
-    pdf: o.pdf,
-    scope: o.scope,
-    outDir,
-    onProgress: (done, total) => {
-      const now = Date.now();
-      if (o.progress && (now - last > 2000 || done === total)) {
-        last = now;
-        say(true, `generated ${done}/${total} filings`);
-      }
-    },
-  });
+  const bar = o.progress ? startProgress('generate', 'filings', o.filings) : null;
+  try {
+    await generateDemo({
+      filings: o.filings,
+      seed: o.seed,
+      pdf: o.pdf,
+      scope: o.scope,
+      outDir,
+      onProgress: (done, total) => {
+        if (bar) return bar.update(done, total);
+        const now = Date.now();
+        if (o.progress && (now - last > 2000 || done === total)) {
+          last = now;
+          say(true, `generated ${done}/${total} filings`);
+        }
+      },
+    });
+  } finally {
+    bar?.stop();
+  }
   fs.writeFileSync(marker, want);
   return jsonl;
 }

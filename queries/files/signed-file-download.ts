@@ -1,3 +1,4 @@
+import fresh from 'fresh';
 import { AppError, notFound } from '../../src/domain/errors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import type { SignedUrls } from '../../src/http/signed-urls';
@@ -26,6 +27,11 @@ export function parseRange(header: string | undefined, size: number): { start: n
   return { start, end };
 }
 
+const CACHE_HEADERS = {
+  ETag: { description: 'The SHA-256 of the content, quoted: the address pins this content.' },
+  'Cache-Control': { description: '`private, max-age=<seconds the address stays valid>, immutable`.' },
+};
+
 const Params = z.strictObject({ fileId: z.string().min(1).max(128), version: z.string().min(1).max(300), grant: z.string().min(1).max(64) });
 const Query = z.strictObject({ expires: qScalar(z.string().max(20)).optional(), signature: qScalar(z.string().max(100)).optional() });
 
@@ -44,15 +50,16 @@ export class SignedFileDownloadRoutes implements RouteModule {
         paths: ['/signed/files/{fileId}/{version}/{grant}'],
         operationId: 'getSignedFile',
         summary: 'Signed download address (no API key)',
-        description: 'Serves the original with Content-Type, Content-Length, Content-Disposition and single byte-range support (206, 416).',
+        description: 'Serves the original with Content-Type, Content-Length, Content-Disposition and single byte-range support (206, 416); ETag (the SHA-256 of the content) and If-None-Match (304), cacheable privately while the address is valid.',
         tags: ['files'],
         extension: true,
         auth: 'none',
         params: Params,
         query: Query,
         responses: {
-          200: { description: 'The original\'s bytes' },
-          206: { description: 'A byte range of the original' },
+          200: { description: 'The original\'s bytes', headers: CACHE_HEADERS },
+          206: { description: 'A byte range of the original', headers: CACHE_HEADERS },
+          304: { description: 'Not Modified: If-None-Match names this content (no body)', headers: CACHE_HEADERS },
           403: { description: 'forbidden (altered or expired address) or download_restricted' },
           404: { description: 'The file or version no longer exists' },
           416: { description: 'range_not_satisfiable' },
@@ -67,6 +74,15 @@ export class SignedFileDownloadRoutes implements RouteModule {
           if (file.restricted) throw downloadRestricted();
           const version = await this.files.version(file.fileId, params.version);
           if (!version) throw notFound('This file has no such version.');
+          // The address pins one stored content (its hash is the validator): the bytes behind it never change,
+          // so a client may keep them for as long as the address is valid, and ask again with If-None-Match.
+          res.setHeader('ETag', `"${version.contentSha256}"`);
+          res.setHeader('Cache-Control', `private, max-age=${Math.max(0, Number(query.expires) - Math.floor(Date.now() / 1000))}, immutable`);
+          res.setHeader('File-Version-Id', versionHeader(params.version));
+          if (req.headers['if-none-match'] !== undefined && fresh(req.headers, { etag: res.getHeader('ETag') as string })) {
+            res.status(304).end();
+            return { handled: true };
+          }
           const size = version.size ?? (await this.blobs.size(version.contentSha256));
           const range = parseRange(req.headers.range, size);
           res.setHeader('Accept-Ranges', 'bytes');
@@ -76,8 +92,6 @@ export class SignedFileDownloadRoutes implements RouteModule {
           }
           res.setHeader('Content-Type', contentTypeOf(file.mimeType));
           res.setHeader('Content-Disposition', contentDisposition(file.name));
-          res.setHeader('File-Version-Id', versionHeader(params.version));
-          res.setHeader('Cache-Control', 'private, no-store');
           const r = range === 'all' ? null : range;
           res.status(r ? 206 : 200);
           res.setHeader('Content-Length', String(r ? r.end - r.start + 1 : size));

@@ -1,14 +1,13 @@
-import { Command, Option } from 'commander';
-import { z } from 'zod';
-import cliProgress from 'cli-progress';
+import { Command, Help, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { createLogger } from '../logger';
 import { openRuntime, type Runtime } from '../runtime';
 import { ROLES, acquireServeLock, startServer, type Role } from '../server';
 import { TOKENS } from '../tokens';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
-import { USAGE_EXIT, fail, printResult } from './output';
-import { flagParser } from './flags';
+import { USAGE_EXIT, fail, printResult, setJsonOutput } from './output';
+import { wholeNumber } from './numbers';
+import { startProgress, type Progress } from './progress';
 import { DomainError, AppError } from '../domain/errors';
 import { SCOPE_ROLES, type ScopeRole } from '../identity/principal';
 import { CLI_EXTENSIONS } from './extensions';
@@ -57,10 +56,28 @@ export async function withRuntime<T>(cmd: Command, fn: (rt: Runtime) => Promise<
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 const identity = (rt: Runtime) => rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
 
+/** The version of the package this command belongs to (package.json, two folders up from src/cli). */
+function packageVersion(): string {
+  return (require('../../package.json') as { version: string }).version;
+}
+
+/** Help that marks every mandatory option "(required)", so `--help` shows what a command cannot do without. */
+function optionDescription(this: Help, option: Option): string {
+  const text = Help.prototype.optionDescription.call(this, option);
+  return option.mandatory ? `${text} (required)` : text;
+}
+
+/** Usage errors (commander's own: unknown or missing options, bad values) exit 2, failures of a command 1. */
+
 export function buildCli(): Command {
   const program = new Command('ifrs')
     .description('Insurance Filing Research Service: server and operator commands')
+    .version(packageVersion(), '-V, --version', 'print the version and exit')
     .option('--data-dir <dir>', 'data directory (default: $IFRS_DATA_DIR or ./.data)')
+    .option('--json', 'print the result as one JSON object even on a terminal (it always is when stdout is not one)')
+    // Subcommands added after this inherit it (copyInheritedSettings), the extensions' too.
+    .configureHelp({ optionDescription })
+    .hook('preAction', (_program, action) => setJsonOutput(!!action.optsWithGlobals().json))
     // OPERATIONS.md: a failing command gives a one-line reason on stderr. Commander's own error text and
     // the usage it prints after it (several lines) are silenced; exitOverride writes the one line.
     // Help asked for (--help, `help`) still goes to stdout.
@@ -76,8 +93,8 @@ export function buildCli(): Command {
 
   program
     .command('serve')
-    .description('start the service')
-    .option('--port <n>', 'port (default $PORT or 8080)')
+    .description('start the service (HTTP API, projections, bus relay and workers as the role says)')
+    .option('--port <n>', 'port (default $PORT or 8080; 0 picks a free one)', wholeNumber(0, 65535))
     .option('--host <h>', 'host (default 127.0.0.1)')
     .addOption(new Option('--role <role>', 'process role (see README, Production topology)').choices([...ROLES]).default('all'))
     .option('--demo', 'seed the demo data set first when the database has no tenant yet; print a demo key and example requests')
@@ -85,7 +102,7 @@ export function buildCli(): Command {
       const config = configFrom(cmd);
       boundHeapGrowth();
       serialScavenge();
-      const log = createLogger(config.logLevel);
+      const log = createLogger(config.logLevel, { buffered: true });
       let release: (() => void) | null = null;
       try {
         if (!config.databaseUrl) release = acquireServeLock(config.dataDir, opts.role);
@@ -150,7 +167,8 @@ export function buildCli(): Command {
   const tenant = admin.command('tenant').description('tenants');
   tenant
     .command('create')
-    .requiredOption('--name <name>')
+    .description('create a tenant; prints {"tenantId"}')
+    .requiredOption('--name <name>', 'display name')
     .option('--dataset <dataset>', 'enable a dataset (repeatable), e.g. naic', collect, [])
     .option('--sharing', 'see filings shared into this tenant\'s scopes from other tenants', false)
     .action((o: { name: string; dataset: string[]; sharing: boolean }, cmd: Command) =>
@@ -159,28 +177,31 @@ export function buildCli(): Command {
   tenant
     .command('sharing')
     .description('turn tenant sharing on or off')
-    .requiredOption('--tenant <id>')
-    .addOption(new Option('--mode <mode>').choices(['on', 'off']).makeOptionMandatory())
+    .requiredOption('--tenant <id>', 'tenant id')
+    .addOption(new Option('--mode <mode>', 'on: the tenant sees filings shared into its scopes').choices(['on', 'off']).makeOptionMandatory())
     .action((o: { tenant: string; mode: string }, cmd: Command) => withRuntime(cmd, (rt) => identity(rt).setTenantSharing(o.tenant, o.mode === 'on', OPERATOR)));
 
   const scope = admin.command('scope').description('authorization scopes (mc:<uuid>)');
   scope
     .command('create')
-    .requiredOption('--tenant <id>')
-    .option('--name <name>')
+    .description('create an authorization scope in a tenant; prints {"scope": "mc:<uuid>"}')
+    .requiredOption('--tenant <id>', 'tenant id')
+    .option('--name <name>', 'display name')
     .action((o: { tenant: string; name?: string }, cmd: Command) => withRuntime(cmd, (rt) => identity(rt).createScope({ tenantId: o.tenant, name: o.name ?? null }, OPERATOR)));
   scope
     .command('deactivate')
-    .requiredOption('--scope <scope>')
+    .description('deactivate a scope: its filings are no longer visible through it')
+    .requiredOption('--scope <scope>', 'scope mc:<uuid>')
     .action((o: { scope: string }, cmd: Command) => withRuntime(cmd, (rt) => identity(rt).deactivateScope(o.scope, OPERATOR)));
 
   admin
     .command('user')
     .description('users')
     .command('create')
-    .requiredOption('--tenant <id>')
-    .requiredOption('--name <name>')
-    .option('--email <email>')
+    .description('create a user in a tenant; prints {"userId"}')
+    .requiredOption('--tenant <id>', 'tenant id')
+    .requiredOption('--name <name>', 'display name')
+    .option('--email <email>', 'email address (shown by /users/me)')
     .action((o: { tenant: string; name: string; email?: string }, cmd: Command) =>
       withRuntime(cmd, (rt) => identity(rt).createUser({ tenantId: o.tenant, name: o.name, email: o.email ?? null }, OPERATOR)),
     );
@@ -188,15 +209,16 @@ export function buildCli(): Command {
   admin
     .command('grant')
     .description('give a user a role in a scope')
-    .requiredOption('--scope <scope>')
-    .requiredOption('--user <id>')
-    .addOption(new Option('--role <role>').choices(SCOPE_ROLES).makeOptionMandatory())
+    .requiredOption('--scope <scope>', 'scope mc:<uuid>')
+    .requiredOption('--user <id>', 'user id')
+    .addOption(new Option('--role <role>', 'viewer reads, editor also edits, manager also manages access').choices(SCOPE_ROLES).makeOptionMandatory())
     .action((o: { scope: string; user: string; role: ScopeRole }, cmd: Command) => withRuntime(cmd, (rt) => identity(rt).grant({ scope: o.scope, userId: o.user, role: o.role }, OPERATOR)));
 
   const key = admin.command('key').description('API keys');
   key
     .command('create')
-    .requiredOption('--user <id>')
+    .description('issue an API key for a user; prints {"keyId", "apiKey"} (the secret is shown only here)')
+    .requiredOption('--user <id>', 'user id')
     .option('--read-only', 'a key that can browse and search but not change anything', false)
     .option('--permission <permission>', 'grant a permission (repeatable), e.g. serff:view', collect, [])
     .action((o: { user: string; readOnly: boolean; permission: string[] }, cmd: Command) =>
@@ -204,31 +226,32 @@ export function buildCli(): Command {
     );
   key
     .command('revoke')
-    .requiredOption('--key <keyId>')
+    .description('revoke an API key at once')
+    .requiredOption('--key <keyId>', 'key id (not the secret)')
     .action((o: { key: string }, cmd: Command) => withRuntime(cmd, (rt) => identity(rt).revokeKey(o.key, OPERATOR)));
 
   const projections = program.command('projections').description('read models');
   projections
     .command('status')
+    .description('each projection\'s position and lag behind the event log head')
     .action((_o: unknown, cmd: Command) => withRuntime(cmd, (rt) => rt.engine.status()));
   projections
     .command('rebuild')
+    .description('rebuild read models and the search index from the event log (the API keeps serving the old tables meanwhile)')
     .option('--only <name>', 'rebuild only this projection (repeatable)', collect, [])
     .action((o: { only: string[] }, cmd: Command) =>
       withRuntime(cmd, async (rt) => {
         const started = Date.now();
-        const bar = process.stderr.isTTY ? new cliProgress.SingleBar({ format: 'rebuild {projector} [{bar}] {value} events', stream: process.stderr }, cliProgress.Presets.shades_classic) : null;
+        // One bar per projector, as the engine rebuilds them one after the other.
+        let bar = null as Progress | null;
         let current = '';
         const r = await rt.engine.rebuild(o.only.length ? o.only : undefined, (p) => {
-          if (!bar) return;
-          const total = Number(p.head.prepare);
           if (p.projector !== current) {
-            if (current) bar.stop();
+            bar?.stop();
             current = p.projector;
-            bar.start(Math.max(total, 1), 0, { projector: p.projector });
+            bar = startProgress(`rebuild ${p.projector}`, 'events', Number(p.head.prepare));
           }
-          bar.setTotal(Math.max(total, 1));
-          bar.update(Number(p.position.prepare), { projector: p.projector });
+          bar?.update(Number(p.position.prepare), Number(p.head.prepare));
         });
         bar?.stop();
         return { rebuilt: r.rebuilt, events: r.events, seconds: Math.round((Date.now() - started) / 10) / 100 };
@@ -239,12 +262,9 @@ export function buildCli(): Command {
     .command('events')
     .description('the event log, for auditors')
     .command('read')
-    .requiredOption('--stream <name>')
-    .addOption(
-      new Option('--from <version>', 'first stream version to show (versions start at 1; 0 also means the start)')
-        .argParser(flagParser('--from', 'a whole number (a stream version; versions start at 1)', z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().max(Number.MAX_SAFE_INTEGER))))
-        .default(1),
-    )
+    .description('print a stream\'s events in order, with metadata')
+    .requiredOption('--stream <name>', 'stream name <category>-<id>, e.g. managedFiling-<uuid>')
+    .option('--from <version>', 'first stream version to show (versions start at 1; 0 also means the start)', wholeNumber(0), 1)
     .action((o: { stream: string; from: number }, cmd: Command) =>
       withRuntime(cmd, async (rt) => {
         const events = await rt.store.readStream(o.stream, Math.max(1, o.from));

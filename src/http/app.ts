@@ -13,6 +13,11 @@ import { parseQueryString } from './query-string';
 import { requestIdFor } from './request-id';
 import type { RequestLimits } from './request-limits';
 import type { Reply, RouteSpec } from './route';
+import { accessLogger } from './access-log';
+import { compressAnswers } from './compress';
+import { answerNotModified, documentConditional, isRecordGet } from './conditional';
+import { corsForOrigins } from './cors';
+import { mountReferencePage } from './reference-page';
 import { boundDetails, parseOrThrow } from './validation';
 import { z } from './zod';
 
@@ -35,6 +40,8 @@ export interface AppDeps {
   idempotency?: IdempotencyStore;
   /** Per-key rate and concurrency limits; none: unlimited. */
   limits?: RequestLimits;
+  /** Browser origins allowed by CORS (IFRS_CORS_ORIGINS); none: CORS off. */
+  corsOrigins?: string[];
 }
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -154,8 +161,8 @@ function knownPrincipal(principal: Principal | null): Principal {
 }
 
 /**
- * res.json without Express's per-response work that cannot apply here: no ETag (disabled), so no
- * freshness check, and a fixed content type instead of parsing and re-formatting it for the charset.
+ * res.json without Express's per-response work that cannot apply here: no ETag (Express's is disabled;
+ * record GETs get theirs in conditional.ts), and a fixed content type instead of parsing and re-formatting it.
  */
 function sendJson(res: Response, status: number, body: unknown): void {
   sendJsonText(res, status, JSON.stringify(body));
@@ -229,17 +236,17 @@ export function createApp(deps: AppDeps): express.Express {
     registers: [deps.metrics],
   });
 
-  const debugEnabled = deps.log.isLevelEnabled('debug');
+  const logAccess = accessLogger(deps.log);
   app.use((req, res, next) => {
     req.requestId = requestIdFor(req.headers['x-request-id']);
     res.setHeader('X-Request-Id', req.requestId);
     const start = process.hrtime.bigint();
-    res.on('finish', () => {
+    // 'close', not 'finish': a request whose client went away is logged and counted too.
+    res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const route = (req.route?.path as string | undefined) ?? 'unmatched';
       duration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
-      if (res.statusCode >= 500) deps.log.error({ requestId: req.requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: seconds * 1000 }, 'request failed');
-      else if (debugEnabled) deps.log.debug({ requestId: req.requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: seconds * 1000 }, 'request');
+      logAccess(req, res, seconds);
     });
     next();
   });
@@ -250,6 +257,9 @@ export function createApp(deps: AppDeps): express.Express {
     res.setHeader('Connection', 'close');
     next(new AppError(400, 'invalid_request', message, [{ location: 'header', path: ['host'], code: 'required', message }]));
   });
+  const cors = corsForOrigins(deps.corsOrigins ?? []);
+  if (cors) app.use(cors);
+  app.use(compressAnswers());
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -269,8 +279,9 @@ export function createApp(deps: AppDeps): express.Express {
 
   const api = express.Router({ caseSensitive: true, strict: false });
   let openapi: object | null = null;
+  mountReferencePage(api);
   api.get('/openapi.json', (_req, res) => {
-    openapi ??= buildOpenApi(deps.routes, deps.decisions ?? '');
+    openapi ??= buildOpenApi(deps.routes.map(documentConditional), deps.decisions ?? '');
     res.json(openapi);
   });
 
@@ -316,6 +327,7 @@ export function createApp(deps: AppDeps): express.Express {
     const limit = route.bodyLimit ?? DEFAULT_BODY_LIMIT;
     const group = route.concurrency;
     const jsonParser = express.json({ limit, strict: true, type: () => true });
+    const recordGet = isRecordGet(route);
     // One handler per route, not a middleware chain: every extra layer is another trip through the
     // router's next() on the hottest path, and a cached key authenticates without a promise round.
     const handler = async (req: Request, res: Response, next: NextFunction) => {
@@ -379,7 +391,10 @@ export function createApp(deps: AppDeps): express.Express {
         }
         if (reply.handled) return;
         if (reply.headers) for (const k in reply.headers) res.setHeader(k, reply.headers[k]);
-        if (reply.json !== undefined) sendJsonText(res, reply.status ?? 200, reply.json);
+        if (recordGet && (reply.status ?? 200) === 200 && (reply.json !== undefined || reply.body !== undefined)) {
+          const json = reply.json ?? JSON.stringify(reply.body);
+          if (!answerNotModified(req, res, json)) sendJsonText(res, 200, json);
+        } else if (reply.json !== undefined) sendJsonText(res, reply.status ?? 200, reply.json);
         else if (reply.body === undefined) res.status(reply.status ?? 204).end();
         else sendJson(res, reply.status ?? 200, reply.body);
       } catch (e) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type http from 'node:http';
 import type { Container } from 'inversify';
 import { loadConfig, type Config } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
 import { startServer } from '../../src/server';
 import { TOKENS } from '../../src/tokens';
@@ -21,10 +21,10 @@ export interface TestRuntime {
 }
 
 /** The real service (real Postgres, real Express, real HTTP) on a fresh database and a free port. */
-export async function startTestRuntime(overrides: Partial<Config> = {}, configure?: (c: Container) => void): Promise<TestRuntime> {
+export async function startTestRuntime(overrides: Partial<Config> = {}, configure?: (c: Container) => void, log?: Logger): Promise<TestRuntime> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-test-data-'));
   const config = loadConfig({}, { dataDir, databaseUrl: await freshDatabaseUrl(), logLevel: 'warn', ...overrides });
-  const rt = await openRuntime(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { configure });
+  const rt = await openRuntime(config, log ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'), { configure });
   const { server, url } = await startServer(rt, { port: 0, host: '127.0.0.1', role: 'all' });
   return {
     rt,

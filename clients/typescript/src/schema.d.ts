@@ -433,7 +433,7 @@ export interface paths {
         };
         /**
          * Signed download address (no API key)
-         * @description Serves the original with Content-Type, Content-Length, Content-Disposition and single byte-range support (206, 416).
+         * @description Serves the original with Content-Type, Content-Length, Content-Disposition and single byte-range support (206, 416); ETag (the SHA-256 of the content) and If-None-Match (304), cacheable privately while the address is valid.
          */
         get: operations["getSignedFile"];
         put?: never;
@@ -5149,6 +5149,10 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    /** @description The SHA-256 of the content, quoted: the address pins this content. */
+                    ETag: string;
+                    /** @description `private, max-age=<seconds the address stays valid>, immutable`. */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5158,6 +5162,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    /** @description The SHA-256 of the content, quoted: the address pins this content. */
+                    ETag: string;
+                    /** @description `private, max-age=<seconds the address stays valid>, immutable`. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: If-None-Match names this content (no body) */
+            304: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description The SHA-256 of the content, quoted: the address pins this content. */
+                    ETag: string;
+                    /** @description `private, max-age=<seconds the address stays valid>, immutable`. */
+                    "Cache-Control": string;
                     [name: string]: unknown;
                 };
                 content?: never;
