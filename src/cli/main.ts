@@ -94,7 +94,7 @@ export function buildCli(): Command {
   program
     .command('serve')
     .description('start the service (HTTP API, projections, bus relay and workers as the role says)')
-    .option('--port <n>', 'port (default $PORT or 8080; 0 picks a free one)', wholeNumber(0, 65535))
+    .option('--port <n>', 'port (default $PORT or 8080; 0 picks a free one)')
     .option('--host <h>', 'host (default 127.0.0.1)')
     .addOption(new Option('--role <role>', 'process role (see README, Production topology)').choices([...ROLES]).default('all'))
     .option('--demo', 'seed the demo data set first when the database has no tenant yet; print a demo key and example requests')

@@ -30,8 +30,8 @@ describe('ifrs validates its configuration before it starts anything', function 
     for (const [args, extra, line] of [
       [['serve'], { PORT: '70000' }, 'ifrs: invalid PORT "70000": expected an integer 0-65535 (0: any free port)\n'],
       [['projections', 'status'], { KAFKA_BROKERS: 'nohostport' }, 'ifrs: invalid KAFKA_BROKERS "nohostport": expected a comma-separated list of host:port\n'],
-      [['events', 'read', '--stream', 'x', '--from', 'one'], {}, 'ifrs: invalid --from "one": expected a whole number (a stream version; versions start at 1)\n'],
-      [['import', 'missing.jsonl', '--concurrency', '0'], {}, 'ifrs: invalid --concurrency "0": expected an integer 1-10000\n'],
+      [['events', 'read', '--stream', 'x', '--from', 'one'], {}, "ifrs: option '--from <version>' argument 'one' is invalid. expected a whole number of at least 0.\n"],
+      [['import', 'missing.jsonl', '--concurrency', '0'], {}, "ifrs: option '--concurrency <n>' argument '0' is invalid. expected a whole number from 1 to 100000.\n"],
       [['serve', '--role', 'chef'], {}, null],
     ] as [string[], Record<string, string>, string | null][]) {
       const r = await runCli([...args, '--data-dir', dataDir], { ...env, ...extra }, 30_000);

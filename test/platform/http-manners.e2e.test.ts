@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import pino from 'pino';
+import { loadConfig } from '../../src/config';
 import { client, makeCaller, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { aContentFile, aFiling, importFiling, type ImportedFiling } from '../files/catalog-filing-mother';
 
@@ -187,17 +188,10 @@ describe('HTTP manners: access log, compression, validators, CORS', () => {
 describe('HTTP manners: CORS with an allow-list (IFRS_CORS_ORIGINS)', () => {
   let t: TestRuntime;
   let caller: TestCaller;
-  const saved = process.env.IFRS_CORS_ORIGINS;
   const allowed = 'https://app.example.com';
 
   before(async () => {
-    process.env.IFRS_CORS_ORIGINS = `${allowed}, http://localhost:5173`;
-    try {
-      t = await startTestRuntime();
-    } finally {
-      if (saved === undefined) delete process.env.IFRS_CORS_ORIGINS;
-      else process.env.IFRS_CORS_ORIGINS = saved;
-    }
+    t = await startTestRuntime({ corsOrigins: loadConfig({ IFRS_CORS_ORIGINS: `${allowed}, http://localhost:5173` }).corsOrigins });
     caller = await makeCaller(t.rt);
   });
   after(async () => t.close());
