@@ -21,6 +21,16 @@ export interface Config {
   readYourWritesTimeoutMs: number;
   /** Readiness fails when a projection lags the head by more than this many events. */
   readyMaxLag: number;
+  /** Each database statement a request runs is cancelled after this many milliseconds (0: none); a 503 answers it. */
+  statementTimeoutMs: number;
+  /** Postgres work_mem of the pooled connections (per sort or hash of a statement). */
+  dbWorkMem: string;
+  /** A pooled connection is replaced after this many loans, */
+  dbPoolMaxUses: number;
+  /** after this many seconds, */
+  dbPoolMaxLifetimeSeconds: number;
+  /** or after this many milliseconds unused. */
+  dbPoolIdleTimeoutMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -41,6 +51,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     elasticsearchIndex: env.ELASTICSEARCH_INDEX || 'ifrs-search',
     readYourWritesTimeoutMs: Number(env.IFRS_RYW_TIMEOUT_MS ?? 5000),
     readyMaxLag: Number(env.IFRS_READY_MAX_LAG ?? 10000),
+    statementTimeoutMs: Number(env.IFRS_STATEMENT_TIMEOUT_MS || 10_000),
+    dbWorkMem: env.IFRS_DB_WORK_MEM || '16MB',
+    dbPoolMaxUses: Number(env.IFRS_DB_POOL_MAX_USES || 10_000),
+    dbPoolMaxLifetimeSeconds: Number(env.IFRS_DB_POOL_MAX_LIFETIME_S || 1800),
+    dbPoolIdleTimeoutMs: Number(env.IFRS_DB_POOL_IDLE_MS || 30_000),
   };
   return { ...cfg, ...overrides };
 }

@@ -65,6 +65,7 @@ export function buildApp(rt: Runtime) {
     log: rt.log,
     metrics,
     decisions: DECISIONS,
+    statementTimeoutMs: rt.config.statementTimeoutMs,
     health: {
       ready: async () => {
         await rt.db.knex.raw('select 1');

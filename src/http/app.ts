@@ -5,6 +5,7 @@ import { AppError, DomainError, notFound, unauthenticated, temporarilyUnavailabl
 import type { Principal } from '../identity/principal';
 import type { Logger } from '../logger';
 import { buildOpenApi } from './openapi';
+import { runInStatementScope, type StatementScope } from '../util/statement-scope';
 import type { RouteSpec } from './route';
 import { boundDetails, parseOrThrow } from './validation';
 import { z } from './zod';
@@ -24,6 +25,8 @@ export interface AppDeps {
   health: { ready(): Promise<{ ok: boolean; details: Record<string, unknown> }> };
   metrics: client.Registry;
   decisions?: string;
+  /** Bound of each database statement a route runs, in ms (0: none); every route's statements are cancelled when its client goes away. */
+  statementTimeoutMs?: number;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -51,6 +54,23 @@ function isUnavailable(e: unknown): boolean {
     err?.name === 'KnexTimeoutError' ||
     /Connection terminated|connect ECONNREFUSED/.test(err?.message ?? '')
   );
+}
+
+/** Seconds a client is asked to wait after a statement ran past the statement timeout. */
+const STATEMENT_TIMEOUT_RETRY_AFTER = 5;
+
+/**
+ * The statement bounds of one request (src/util/statement-scope.ts): its statements are cancelled when the
+ * client goes away before the answer is complete, and the scope closes with the response either way.
+ */
+function statementScopeFor(res: Response, timeoutMs: number): StatementScope {
+  const gone = new AbortController();
+  const scope: StatementScope = { signal: gone.signal, timeoutMs, open: true };
+  res.once('close', () => {
+    scope.open = false;
+    if (!res.writableFinished) gone.abort();
+  });
+  return scope;
 }
 
 /**
@@ -250,7 +270,13 @@ export function createApp(deps: AppDeps): express.Express {
     const jsonParser = express.json({ limit, strict: true, type: () => true });
     // One handler per route, not a middleware chain: every extra layer is another trip through the
     // router's next() on the hottest path, and a cached key authenticates without a promise round.
-    const handler = async (req: Request, res: Response, next: NextFunction) => {
+    // A timeout of 0 turns the statement bounds off altogether, with their cost (the request context's async hooks).
+    const timeoutMs = deps.statementTimeoutMs ?? 0;
+    const handler =
+      timeoutMs > 0
+        ? (req: Request, res: Response, next: NextFunction) => runInStatementScope(statementScopeFor(res, timeoutMs), () => routeHandler(req, res, next))
+        : (req: Request, res: Response, next: NextFunction) => routeHandler(req, res, next);
+    const routeHandler = async (req: Request, res: Response, next: NextFunction) => {
       try {
         // Authentication comes before any look at the input: a bad key on a bad request is a 401.
         if (route.auth !== 'none') {
@@ -331,6 +357,9 @@ export function createApp(deps: AppDeps): express.Express {
     else if (anyErr?.type === 'encoding.unsupported' || anyErr?.type === 'charset.unsupported') e = new AppError(415, 'unsupported_media_type', 'Unsupported body encoding or charset.');
     else if (anyErr?.expose && anyErr.status && anyErr.status >= 400 && anyErr.status < 500) e = new AppError(anyErr.status, 'invalid_request', anyErr.message ?? 'Bad request.');
     else if (isUnavailable(err)) e = temporarilyUnavailable();
+    // query_canceled: a statement ran past the statement timeout (or was cancelled because its client left, when no one reads this).
+    else if ((err as { code?: string })?.code === '57014')
+      e = temporarilyUnavailable('A database statement ran past the statement timeout and was cancelled; retry later or narrow the request.', STATEMENT_TIMEOUT_RETRY_AFTER);
     else {
       deps.log.error({ err, requestId: req.requestId }, 'unexpected error');
       e = new AppError(500, 'internal_error', 'An unexpected error occurred; nothing can be inferred about whether a write took effect.');
