@@ -19,7 +19,7 @@ describe('database pool bounds: work_mem, recycling, statement bounds of a reque
   });
 
   it('rule: a pooled connection is replaced after maxUses loans (a backend keeps what it grew until it ends)', async () => {
-    const pids = [];
+    const pids: number[] = [];
     for (let i = 0; i < 7; i++) pids.push(await pidOf(db));
     // One connection (poolMax 1), lent at most 3 times each.
     const runs = pids.reduce<number[]>((acc, p, i) => (i > 0 && p === pids[i - 1] ? (acc[acc.length - 1]++, acc) : [...acc, 1]), []);
