@@ -322,6 +322,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
    */
   async passages(q: SearchQuery, matches: MatchRef[], perFile: number): Promise<Map<string, Passage[]>> {
     const out = new Map<string, Passage[]>();
+    assertWithinSearchBounds(q);
     const text = await this.textOf(q);
     if (!matches.length || !isTextual(text) || perFile < 1) return out;
     const fileIds = [...new Set(matches.map((m) => m.fileId))];
