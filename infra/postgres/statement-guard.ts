@@ -45,6 +45,16 @@ export function guardStatements(conn: pg.Client): void {
   (conn as unknown as { query: (...args: unknown[]) => unknown }).query = function guardedQuery(this: pg.Client, ...args: unknown[]): unknown {
     const scope = currentStatementScope();
     if (!scope) return query.apply(this, args);
+    const last = args[args.length - 1];
+    // The client left before this statement: it is not sent at all (as if cancelled at once).
+    if (scope.signal.aborted && typeof (args[0] as { submit?: unknown } | undefined)?.submit !== 'function') {
+      const error = Object.assign(new Error('canceling statement: the client went away'), { code: '57014' });
+      if (typeof last === 'function') {
+        process.nextTick(() => (last as (e: Error) => void)(error));
+        return undefined;
+      }
+      return Promise.reject(error);
+    }
     let done = false;
     let timer: NodeJS.Timeout | undefined;
     const cancel = () => {
@@ -60,9 +70,6 @@ export function guardStatements(conn: pg.Client): void {
     };
     if (scope.timeoutMs > 0) timer = setTimeout(cancel, scope.timeoutMs);
     scope.signal.addEventListener('abort', cancel, { once: true });
-    // The client left before the statement was sent: it still goes out (pg queues it), and is cancelled right after.
-    if (scope.signal.aborted) setImmediate(cancel);
-    const last = args[args.length - 1];
     if (typeof last === 'function') {
       args[args.length - 1] = function (this: unknown, ...r: unknown[]) {
         finish();

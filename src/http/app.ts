@@ -61,14 +61,16 @@ const STATEMENT_TIMEOUT_RETRY_AFTER = 5;
 
 /**
  * The statement bounds of one request (src/util/statement-scope.ts): its statements are cancelled when the
- * client goes away before the answer is complete, and the scope closes with the response either way.
+ * client goes away before the answer is complete; the scope closes when the answer is complete.
  */
 function statementScopeFor(res: Response, timeoutMs: number): StatementScope {
   const gone = new AbortController();
   const scope: StatementScope = { signal: gone.signal, timeoutMs, open: true };
   res.once('close', () => {
-    scope.open = false;
-    if (!res.writableFinished) gone.abort();
+    // Answered: later statements (work the request only started) are not its own. Gone: the request's running
+    // statements are cancelled and later ones not sent.
+    if (res.writableFinished) scope.open = false;
+    else gone.abort();
   });
   return scope;
 }

@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface StatementScope {
   readonly signal: AbortSignal;
   readonly timeoutMs: number;
-  /** False once the answer is sent or the client is gone: statements started later are not the request's. */
+  /** False once the answer is sent: statements started later are not the request's. */
   open: boolean;
 }
 

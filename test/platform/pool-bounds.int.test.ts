@@ -45,6 +45,15 @@ describe('database pool bounds: work_mem, recycling, statement bounds of a reque
     assert.ok(Date.now() - start < 2_000);
   });
 
+  it('rule: a statement a request starts after its client went away is not run', async () => {
+    const gone = new AbortController();
+    gone.abort();
+    await assert.rejects(
+      runInStatementScope(scope(60_000, gone.signal), async () => void (await db.knex.raw('select 1'))),
+      (e: { code?: string }) => e.code === '57014',
+    );
+  });
+
   it('rule: statements outside a request (projectors, imports) and after the answer (a closed scope) are not bounded', async () => {
     await db.knex.raw('select pg_sleep(0.3)');
     const closed = scope(50);
