@@ -30,7 +30,7 @@ const STANDARD_ERRORS: Record<number, string> = {
   403: 'Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`).',
   404: 'Not found or not visible (`not_found`).',
   500: 'Unexpected failure (`internal_error`).',
-  503: 'A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`).',
+  503: 'A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`).',
 };
 
 /**
