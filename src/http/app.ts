@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import client from 'prom-client';
 import { AppError, DomainError, notFound, unauthenticated, temporarilyUnavailable } from '../domain/errors';
@@ -65,6 +66,8 @@ const STATEMENT_TIMEOUT_RETRY_AFTER = 5;
  */
 function statementScopeFor(res: Response, timeoutMs: number): StatementScope {
   const gone = new AbortController();
+  // One listener per running statement: a request running many at once is not a leak.
+  setMaxListeners(0, gone.signal);
   const scope: StatementScope = { signal: gone.signal, timeoutMs, open: true };
   res.once('close', () => {
     // Answered: later statements (work the request only started) are not its own. Gone: the request's running
