@@ -125,6 +125,16 @@ export const SETTINGS = {
   s3Bucket: setting({ env: 'S3_BUCKET', expected: 'an S3 bucket name (3-63 lowercase letters, digits, ".", "-")', schema: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/).nullable().default(null) }),
   s3Endpoint: setting({ env: 'S3_ENDPOINT', expected: 'an http:// or https:// URL', schema: urlWith(['http:', 'https:']).nullable().default(null) }),
   s3Region: setting({ env: 'S3_REGION', expected: 'an AWS region name such as us-east-1', schema: z.string().regex(/^[a-z0-9-]{1,64}$/).default('us-east-1') }),
+  /** Each database statement a request runs is cancelled after this many milliseconds (0: no timeout and no cancel on disconnect); a 503 answers it. */
+  statementTimeoutMs: setting({ env: 'IFRS_STATEMENT_TIMEOUT_MS', expected: 'an integer 0-3600000 (milliseconds; 0: off)', schema: integer(0, 3_600_000).default(10_000) }),
+  /** Postgres work_mem of the pooled connections (per sort or hash of a statement). */
+  dbWorkMem: setting({ env: 'IFRS_DB_WORK_MEM', expected: 'a Postgres memory size such as 16MB (kB, MB or GB)', schema: z.string().regex(/^\d{1,9}(kB|MB|GB)$/).default('16MB') }),
+  /** A pooled connection is replaced after this many loans, */
+  dbPoolMaxUses: setting({ env: 'IFRS_DB_POOL_MAX_USES', expected: 'an integer 1-100000000', schema: integer(1, 100_000_000).default(10_000) }),
+  /** after this many seconds, */
+  dbPoolMaxLifetimeSeconds: setting({ env: 'IFRS_DB_POOL_MAX_LIFETIME_S', expected: 'an integer 1-604800 (seconds)', schema: integer(1, 604_800).default(1800) }),
+  /** or after this many milliseconds unused. */
+  dbPoolIdleTimeoutMs: setting({ env: 'IFRS_DB_POOL_IDLE_MS', expected: 'an integer 1-86400000 (milliseconds)', schema: integer(1, 86_400_000).default(30_000) }),
   /** Browser origins allowed by CORS (src/http/cors.ts); empty: CORS off. */
   corsOrigins: setting({
     env: 'IFRS_CORS_ORIGINS',

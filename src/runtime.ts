@@ -28,7 +28,13 @@ export interface RuntimeOptions {
 }
 
 export async function openRuntime(config: Config, log: Logger, opts: RuntimeOptions = {}): Promise<Runtime> {
-  const db = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log, poolMax: opts.poolMax });
+  const db = await openDatabase({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    log,
+    poolMax: opts.poolMax,
+    bounds: { workMem: config.dbWorkMem, maxUses: config.dbPoolMaxUses, maxLifetimeSeconds: config.dbPoolMaxLifetimeSeconds, idleTimeoutMs: config.dbPoolIdleTimeoutMs },
+  });
   try {
     const secret = await loadSecret(db.knex, config.secret);
     const container = createContainer(config, db, secret, log);

@@ -71,6 +71,7 @@ export function buildApp(rt: Runtime, readiness?: Readiness) {
     idempotency: rt.container.get(TOKENS.IdempotencyStore),
     limits: new RequestLimits(rt.config.requestLimits),
     corsOrigins: rt.config.corsOrigins,
+    statementTimeoutMs: rt.config.statementTimeoutMs,
     health: {
       ready: async () => (readiness ??= await Readiness.atStart(rt)).check(),
     },

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Logger } from '../../src/logger';
 import { ensureEmbeddedPostgres } from './embedded';
 import { migrationSource } from './migrations';
+import { guardStatements, isSpent } from './statement-guard';
 
 // int8 (bigint) columns come back as strings by default; positions and counts fit in a double.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -22,22 +23,57 @@ export interface OpenDatabaseOptions {
   log: Logger;
   poolMax?: number;
   migrate?: boolean;
+  /** Backend memory bounds of the pooled connections (defaults: DEFAULT_POOL_BOUNDS). */
+  bounds?: Partial<PoolBounds>;
 }
+
+/**
+ * What keeps one pooled backend's memory bounded: `work_mem` per sort or hash, and recycling. A backend keeps
+ * what it grew (prepared plans, caches, the high-water mark of its allocations) until it ends, so a connection
+ * is replaced after `maxUses` loans or `maxLifetimeSeconds`, after `idleTimeoutMs` unused, and at once after one
+ * of its statements was cancelled (statement-guard.ts).
+ */
+export interface PoolBounds {
+  workMem: string;
+  maxUses: number;
+  maxLifetimeSeconds: number;
+  idleTimeoutMs: number;
+}
+
+export const DEFAULT_POOL_BOUNDS: PoolBounds = { workMem: '16MB', maxUses: 10_000, maxLifetimeSeconds: 1800, idleTimeoutMs: 30_000 };
+
+const WORK_MEM = /^\d+(kB|MB|GB)?$/;
+
+/** Loans per connection, counted where the pool validates a connection before lending it. */
+const loans = new WeakMap<object, number>();
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
   const embedded = opts.databaseUrl ? null : await ensureEmbeddedPostgres(opts.dataDir, opts.log);
   const connectionString = opts.databaseUrl ?? embedded!.connectionString;
+  const bounds = { ...DEFAULT_POOL_BOUNDS, ...opts.bounds };
+  if (!WORK_MEM.test(bounds.workMem)) throw new Error(`work_mem ${JSON.stringify(bounds.workMem)}: expected a size such as 16MB`);
   const knex = knexFactory({
     client: 'pg',
     connection: { connectionString, application_name: 'ifrs' },
     pool: {
       min: 0,
       max: opts.poolMax ?? 20,
+      idleTimeoutMillis: bounds.idleTimeoutMs,
+      maxConnectionLifetimeMillis: bounds.maxLifetimeSeconds * 1000,
+      // Spread out, so that connections opened together are not all replaced at once.
+      maxConnectionLifetimeJitterMillis: Math.min(60_000, bounds.maxLifetimeSeconds * 100),
       afterCreate: (conn: pg.Client, done: (err: Error | null, conn: pg.Client) => void) => {
-        // Open transactions hold event subscribers back: none may idle for long.
-        conn.query(`set idle_in_transaction_session_timeout = '60s'`, (err) => done(err ?? null, conn));
+        guardStatements(conn);
+        // Open transactions hold event subscribers back: none may idle for long. (SET, not startup options,
+        // which poolers such as PgBouncer refuse.)
+        conn.query(`set idle_in_transaction_session_timeout = '60s'; set work_mem = '${bounds.workMem}'`, (err) => done(err ?? null, conn));
       },
-    },
+      validate: (conn: pg.Client) => {
+        const n = (loans.get(conn) ?? 0) + 1;
+        loans.set(conn, n);
+        return n <= bounds.maxUses && !isSpent(conn);
+      },
+    } as Knex.PoolConfig,
     acquireConnectionTimeout: 10_000,
     // knex writes its own warnings with console.log, i.e. on stdout, which the CLI keeps for its one JSON
     // result (OPERATIONS.md); a failed connection also comes back as the error the caller reports, so its

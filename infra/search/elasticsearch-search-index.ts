@@ -4,6 +4,8 @@ import type { CatalogFilingFields } from '../../commands/catalog/catalog-events'
 import type { IndexWriteContext, IndexedFiling, MatchRef, Passage, SearchHit, SearchIndex, SearchPage, SearchQuery, SortKey } from '../../src/ports/search-index';
 import { INDEX_MAPPINGS, INDEX_SETTINGS, KIND_FILING, filingDocId } from './elasticsearch/mapping';
 import { filterOnlyQuery, isTextual, pageQuery, rankingQuery, type TextQuery } from './elasticsearch/query';
+import { assertClauseBound } from './elasticsearch/clauses';
+import { assertWithinSearchBounds } from '../../src/ports/search-bounds';
 import { removeFilings, upsertFilings } from './elasticsearch/writes';
 import { PAGES_KEPT, PAGES_WITH_TEXT, groupMatchedPages, holdsEveryMatch, matchedPagesRequest, pageTexts, type PageSource } from './elasticsearch/matched-pages';
 import { passageText } from './elasticsearch/passage-text';
@@ -228,7 +230,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     const tier = (all: boolean) =>
       this.client.search({
         ...common,
-        query: rankingQuery(q, text, all),
+        query: assertClauseBound(rankingQuery(q, text, all)),
         sort: BY_SCORE_THEN_FILING,
         // Bounded work, as the Postgres adapter's tier cap: only the first `cap` matching filings (index
         // order) are scored. Common words are in most filings, and BM25 over the corpus's near-uniform text
@@ -308,6 +310,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
 
   /** Ranking (one request, two with the OR tier), then records and matched files of the returned page only (see `details`). */
   async search(q: SearchQuery): Promise<SearchPage> {
+    assertWithinSearchBounds(q);
     const text = await this.textOf(q);
     const { candidates: ranked, capped } = await this.rank(q, text);
     const n = ranked.length;
@@ -328,6 +331,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
    */
   async passages(q: SearchQuery, matches: MatchRef[], perFile: number): Promise<Map<string, Passage[]>> {
     const out = new Map<string, Passage[]>();
+    assertWithinSearchBounds(q);
     const text = await this.textOf(q);
     if (!matches.length || !isTextual(text) || perFile < 1) return out;
     const fileIds = [...new Set(matches.map((m) => m.fileId))];

@@ -3,6 +3,7 @@ import type { CatalogFilingFields } from '../../commands/catalog/catalog-events'
 import { queryPrepared } from '../postgres/prepared';
 import { dropNotNull } from '../postgres/drop-not-null';
 import { passageText } from './elasticsearch/passage-text';
+import { assertWithinSearchBounds } from '../../src/ports/search-bounds';
 import type { IndexFilter, IndexWriteContext, IndexedFiling, MatchRef, Passage, SearchHit, SearchIndex, SearchPage, SearchQuery, SortKey } from '../../src/ports/search-index';
 
 /** The text search configuration: English stemming and stop words (filings are in English). */
@@ -427,6 +428,7 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   async search(q: SearchQuery): Promise<SearchPage> {
+    assertWithinSearchBounds(q);
     if (q.reference) return this.filterOnly(q, this.filterSql(q));
     const ts = await this.tsqueries(q);
     if (!(ts.or || ts.phrases.length)) return this.filterOnly(q, this.filterSql(q));
@@ -461,7 +463,13 @@ export class PostgresSearchIndex implements SearchIndex {
     const rankQ = ts.or ?? ts.phraseWords.map((x) => `(${x})`).join(' | ').replace(/ & /g, ' | ');
     // A phrase must occur within one page: checked on the pages of a candidate whose summary holds its words,
     // in score order and only until the window is full (a common phrase costs window + 1 checks, not one per candidate).
-    const inOnePage = join(ts.phrases.map((p) => sql` and exists (select 1 from search_pages p where p.filing_id = x.filing_id and p.tsv @@ ${tsq(p)})`), '');
+    // The phrases travel as one array: one subquery for any number of them, so planning does not grow with the
+    // phrase count (an `exists` per phrase made 100 phrases take 10 s and 2 GB of one backend to plan) and one
+    // prepared statement serves every count.
+    const inOnePage = ts.phrases.length
+      ? sql` and not exists (select 1 from unnest(${ts.phrases}::tsquery[]) ph(q)
+               where not exists (select 1 from search_pages p where p.filing_id = x.filing_id and p.tsv @@ ph.q))`
+      : lit('');
     // A candidate row carries its raw ranks, computed in the scan that finds it (the summary is read in
     // place, never copied): ts_rank without normalization, then normalization 1|32 from the stored length,
     // r / log2(length + 1) / (1 + r / log2(length + 1)) = r / (r + log2(length + 1)), as ts_rank(..., 33) would compute it
@@ -609,6 +617,7 @@ export class PostgresSearchIndex implements SearchIndex {
   async passages(q: SearchQuery, matches: MatchRef[], perFile: number): Promise<Map<string, Passage[]>> {
     const out = new Map<string, Passage[]>();
     if (!matches.length || q.reference) return out;
+    assertWithinSearchBounds(q);
     const ts = await this.tsqueries(q);
     const parts = [...(ts.or ? [ts.or] : []), ...ts.phrases];
     if (!parts.length) return out;

@@ -6,6 +6,7 @@ import { z } from '../../src/http/zod';
 import { CatalogFiling } from '../catalog/catalog-record';
 import { canViewSerff } from '../../src/identity/principal';
 import type { SearchIndex } from '../../src/ports/search-index';
+import { SEARCH_BOUNDS, searchBoundError } from '../../src/ports/search-bounds';
 import { resolveDirectoryFilters } from './search-directory-filters';
 import { FILTER_FIELDS, filterProblems, filterSchemaVariants } from './search-filters';
 import { buildSearchQuery, DEFAULT_DATA_SCOPE, DEFAULT_LIMIT, DEFAULT_SORT, INCLUDE_PASSAGES_DEFAULT, intentRepeatsQuery, type SearchBody } from './search-query';
@@ -35,7 +36,11 @@ const SortKey = z.strictObject({
 });
 
 const bodyFields = {
-  query: z.string().min(1).max(4000),
+  query: z
+    .string()
+    .min(1)
+    .max(4000)
+    .openapi({ description: `Keyword text or a tracking number. Cost bound: at most ${SEARCH_BOUNDS.phrases} quoted phrases and ${SEARCH_BOUNDS.words} words together with intent (400 invalid_request beyond).` }),
   filters: z.array(Filter).max(50).optional(),
   sort: z
     .array(SortKey)
@@ -69,6 +74,8 @@ const DESCRIPTION = `Document search over catalog filings (docs/search.md has ev
 The best filings by relevance form a candidate window (100 with includePassages, else 1,200); \`sort\` (default submissionDate desc) orders within it.
 A complete tracking number matches the native reference exactly (SERFF case-insensitively), a partial one by prefix.
 Quoted phrases are honoured only with a narrowing filter (state, companyName, carrierIds/naicCompanyCodes containsAny, trackingNumber, a date).
+Cost bound (x-extension, both search engines): at most ${SEARCH_BOUNDS.phrases} quoted phrases and ${SEARCH_BOUNDS.words} words in \`query\` and \`intent\` together (a tracking number has none); beyond either, 400 invalid_request whose detail names the bound at body.query (or body.intent).
+A statement that runs past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) answers 503 temporarily_unavailable with Retry-After.
 \`carrierIds\` and \`groupId\` select what the list's \`carrier\` and \`group\` select: a carrier through its current NAIC company codes (a merged carrier through its survivor's), a group through its NAIC group code or its unmerged carriers' current company codes (not the filing's own groupId); an id that matches no catalog identifier is 404.
 \`intent\` reorders (its words add a rank component at 0.3 weight) and never selects; one that adds no word to the query is 400.
 Filters (field: operators): ${Object.entries(FILTER_FIELDS).map(([f, s]) => `${f}: ${Object.keys(s.operators).join('/')}`).join('; ')}.`;
@@ -110,6 +117,8 @@ export class SearchFilingsRoutes implements RouteModule {
     }
     const filters = await resolveDirectoryFilters(this.knex, request.filters);
     const q = buildSearchQuery({ ...semantic, filters }, { canViewSerff: serff }, { offset });
+    const beyondBound = searchBoundError(q);
+    if (beyondBound) throw beyondBound;
     const page = await this.index.search(q);
     const includePassages = q.window === 100;
     const hits = page.hits.map((h) => ({ ...h, matches: h.matches.slice(0, MATCHES_PER_FILING) }));

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import client from 'prom-client';
 import { AppError, DomainError, notFound, unauthenticated, temporarilyUnavailable } from '../domain/errors';
@@ -18,6 +19,7 @@ import { compressAnswers } from './compress';
 import { answerNotModified, documentConditional, isRecordGet } from './conditional';
 import { corsForOrigins } from './cors';
 import { mountReferencePage } from './reference-page';
+import { runInStatementScope, type StatementScope } from '../util/statement-scope';
 import { boundDetails, parseOrThrow } from './validation';
 import { z } from './zod';
 
@@ -42,6 +44,8 @@ export interface AppDeps {
   limits?: RequestLimits;
   /** Browser origins allowed by CORS (IFRS_CORS_ORIGINS); none: CORS off. */
   corsOrigins?: string[];
+  /** Bound of each database statement a route runs, in ms (0: none); every route's statements are cancelled when its client goes away. */
+  statementTimeoutMs?: number;
 }
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -68,6 +72,27 @@ function isUnavailable(e: unknown): boolean {
     err?.name === 'KnexTimeoutError' ||
     /Connection terminated|connect ECONNREFUSED/.test(err?.message ?? '')
   );
+}
+
+/** Seconds a client is asked to wait after a statement ran past the statement timeout. */
+const STATEMENT_TIMEOUT_RETRY_AFTER = 5;
+
+/**
+ * The statement bounds of one request (src/util/statement-scope.ts): its statements are cancelled when the
+ * client goes away before the answer is complete; the scope closes when the answer is complete.
+ */
+function statementScopeFor(res: Response, timeoutMs: number): StatementScope {
+  const gone = new AbortController();
+  // One listener per running statement: a request running many at once is not a leak.
+  setMaxListeners(0, gone.signal);
+  const scope: StatementScope = { signal: gone.signal, timeoutMs, open: true };
+  res.once('close', () => {
+    // Answered: later statements (work the request only started) are not its own. Gone: the request's running
+    // statements are cancelled and later ones not sent.
+    if (res.writableFinished) scope.open = false;
+    else gone.abort();
+  });
+  return scope;
 }
 
 /** An error as body-parser gives it (the error handler maps them by `type`, or by `status` when exposed). */
@@ -192,6 +217,9 @@ function knownError(err: unknown): AppError | null {
   if (anyErr?.type === 'encoding.unsupported' || anyErr?.type === 'charset.unsupported') return new AppError(415, 'unsupported_media_type', 'Unsupported body encoding or charset.');
   if (anyErr?.expose && anyErr.status && anyErr.status >= 400 && anyErr.status < 500) return new AppError(anyErr.status, 'invalid_request', anyErr.message ?? 'Bad request.');
   if (isUnavailable(err)) return temporarilyUnavailable();
+  // query_canceled: a statement ran past the statement timeout (or was cancelled because its client left, when no one reads this).
+  if ((err as { code?: string })?.code === '57014')
+    return temporarilyUnavailable('A database statement ran past the statement timeout and was cancelled; retry later or narrow the request.', STATEMENT_TIMEOUT_RETRY_AFTER);
   return null;
 }
 
@@ -330,7 +358,13 @@ export function createApp(deps: AppDeps): express.Express {
     const recordGet = isRecordGet(route);
     // One handler per route, not a middleware chain: every extra layer is another trip through the
     // router's next() on the hottest path, and a cached key authenticates without a promise round.
-    const handler = async (req: Request, res: Response, next: NextFunction) => {
+    // A timeout of 0 turns the statement bounds off altogether, with their cost (the request context's async hooks).
+    const timeoutMs = deps.statementTimeoutMs ?? 0;
+    const handler =
+      timeoutMs > 0
+        ? (req: Request, res: Response, next: NextFunction) => runInStatementScope(statementScopeFor(res, timeoutMs), () => routeHandler(req, res, next))
+        : (req: Request, res: Response, next: NextFunction) => routeHandler(req, res, next);
+    const routeHandler = async (req: Request, res: Response, next: NextFunction) => {
       try {
         // Authentication comes before any look at the input: a bad key on a bad request is a 401.
         if (route.auth !== 'none') {

@@ -36,7 +36,7 @@ const STANDARD_ERRORS: Record<number, string> = {
     '(a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. ' +
     'Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits.',
   500: 'Unexpected failure (`internal_error`).',
-  503: 'A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`).',
+  503: 'A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`).',
 };
 
 /**

@@ -17,6 +17,14 @@ describe('configuration from the environment', () => {
     assert.equal(loadConfig({}).dataDir, require('node:path').resolve('./.data'));
     assert.equal(loadConfig({ IFRS_DATA_DIR: '' }).dataDir, require('node:path').resolve('./.data'));
   });
+
+  it('rule (README, configuration): statement timeout and pool bounds come from IFRS_STATEMENT_TIMEOUT_MS and IFRS_DB_*, with defaults; an empty variable is the default, 0 is 0', () => {
+    const d = loadConfig({});
+    assert.deepEqual([d.statementTimeoutMs, d.dbWorkMem, d.dbPoolMaxUses, d.dbPoolMaxLifetimeSeconds, d.dbPoolIdleTimeoutMs], [10_000, '16MB', 10_000, 1800, 30_000]);
+    const c = loadConfig({ IFRS_STATEMENT_TIMEOUT_MS: '0', IFRS_DB_WORK_MEM: '8MB', IFRS_DB_POOL_MAX_USES: '50', IFRS_DB_POOL_MAX_LIFETIME_S: '60', IFRS_DB_POOL_IDLE_MS: '1000' });
+    assert.deepEqual([c.statementTimeoutMs, c.dbWorkMem, c.dbPoolMaxUses, c.dbPoolMaxLifetimeSeconds, c.dbPoolIdleTimeoutMs], [0, '8MB', 50, 60, 1000]);
+    assert.equal(loadConfig({ IFRS_STATEMENT_TIMEOUT_MS: '' }).statementTimeoutMs, 10_000);
+  });
 });
 
 describe('configuration validated before anything starts (zod)', () => {

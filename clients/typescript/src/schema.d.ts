@@ -459,6 +459,8 @@ export interface paths {
          *     The best filings by relevance form a candidate window (100 with includePassages, else 1,200); `sort` (default submissionDate desc) orders within it.
          *     A complete tracking number matches the native reference exactly (SERFF case-insensitively), a partial one by prefix.
          *     Quoted phrases are honoured only with a narrowing filter (state, companyName, carrierIds/naicCompanyCodes containsAny, trackingNumber, a date).
+         *     Cost bound (x-extension, both search engines): at most 16 quoted phrases and 64 words in `query` and `intent` together (a tracking number has none); beyond either, 400 invalid_request whose detail names the bound at body.query (or body.intent).
+         *     A statement that runs past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) answers 503 temporarily_unavailable with Retry-After.
          *     `carrierIds` and `groupId` select what the list's `carrier` and `group` select: a carrier through its current NAIC company codes (a merged carrier through its survivor's), a group through its NAIC group code or its unmerged carriers' current company codes (not the filing's own groupId); an id that matches no catalog identifier is 404.
          *     `intent` reorders (its words add a rank component at 0.3 weight) and never selects; one that adds no word to the query is 400.
          *     Filters (field: operators): state: eq/in; carrierIds: containsAny/notContainsAny; naicCompanyCodes: containsAny/notContainsAny; groupId: eq/in; toiCode: eq/in; subToiCode: eq/in; companyName: eq/contains; productName: eq/contains; submissionDate: gte/lte/between; dispositionDate: gte/lte/between; stateStatusChangedDate: gte/lte/between; trackingNumber: eq/in; normalizedOutcome: eq/in; filingTypeNormalized: eq/in; source: eq.
@@ -485,6 +487,8 @@ export interface paths {
          *     The best filings by relevance form a candidate window (100 with includePassages, else 1,200); `sort` (default submissionDate desc) orders within it.
          *     A complete tracking number matches the native reference exactly (SERFF case-insensitively), a partial one by prefix.
          *     Quoted phrases are honoured only with a narrowing filter (state, companyName, carrierIds/naicCompanyCodes containsAny, trackingNumber, a date).
+         *     Cost bound (x-extension, both search engines): at most 16 quoted phrases and 64 words in `query` and `intent` together (a tracking number has none); beyond either, 400 invalid_request whose detail names the bound at body.query (or body.intent).
+         *     A statement that runs past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) answers 503 temporarily_unavailable with Retry-After.
          *     `carrierIds` and `groupId` select what the list's `carrier` and `group` select: a carrier through its current NAIC company codes (a merged carrier through its survivor's), a group through its NAIC group code or its unmerged carriers' current company codes (not the filing's own groupId); an id that matches no catalog identifier is 404.
          *     `intent` reorders (its words add a rank component at 0.3 weight) and never selects; one that adds no word to the query is 400.
          *     Filters (field: operators): state: eq/in; carrierIds: containsAny/notContainsAny; naicCompanyCodes: containsAny/notContainsAny; groupId: eq/in; toiCode: eq/in; subToiCode: eq/in; companyName: eq/contains; productName: eq/contains; submissionDate: gte/lte/between; dispositionDate: gte/lte/between; stateStatusChangedDate: gte/lte/between; trackingNumber: eq/in; normalizedOutcome: eq/in; filingTypeNormalized: eq/in; source: eq.
@@ -1145,6 +1149,7 @@ export interface components {
             }[];
         };
         InsuranceSearchRequest: {
+            /** @description Keyword text or a tracking number. Cost bound: at most 16 quoted phrases and 64 words together with intent (400 invalid_request beyond). */
             query: string;
             filters?: components["schemas"]["SearchFilter"][];
             sort?: {
@@ -1327,6 +1332,7 @@ export interface components {
             value: "serff" | "florida_irfs";
         });
         SearchRequest: {
+            /** @description Keyword text or a tracking number. Cost bound: at most 16 quoted phrases and 64 words together with intent (400 invalid_request beyond). */
             query: string;
             filters?: components["schemas"]["SearchFilter"][];
             sort?: {
@@ -1868,7 +1874,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2128,7 +2134,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2388,7 +2394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2523,7 +2529,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2658,7 +2664,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2826,7 +2832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2961,7 +2967,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3114,7 +3120,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3249,7 +3255,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3397,7 +3403,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3532,7 +3538,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3722,7 +3728,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3912,7 +3918,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4047,7 +4053,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4182,7 +4188,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4325,7 +4331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4468,7 +4474,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4625,7 +4631,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4782,7 +4788,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4939,7 +4945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5093,7 +5099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5277,7 +5283,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5410,7 +5416,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5543,7 +5549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5680,7 +5686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5835,7 +5841,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5975,7 +5981,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6130,7 +6136,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6270,7 +6276,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6425,7 +6431,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6565,7 +6571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6705,7 +6711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6865,7 +6871,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7005,7 +7011,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7165,7 +7171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7300,7 +7306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7439,7 +7445,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7585,7 +7591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7749,7 +7755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7893,7 +7899,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -8044,7 +8050,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -8208,7 +8214,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -8346,7 +8352,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -8501,7 +8507,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -8670,7 +8676,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -8839,7 +8845,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -8985,7 +8991,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -9143,7 +9149,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -9271,7 +9277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -9404,7 +9410,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -9539,7 +9545,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
             503: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */

@@ -68,8 +68,13 @@ function filterClause(f: IndexFilter): { filter?: Q; mustNot?: Q } {
       if (f.to) range.lte = f.to;
       return { filter: { range: { [f.field]: range } } };
     }
-    case 'reference':
-      return { filter: { bool: { should: f.refs.map((r) => ({ bool: { filter: [term('source', r.source), term('referenceKey', r.reference.toUpperCase())] } })), minimum_should_match: 1 } } };
+    case 'reference': {
+      // One `terms` per source, not a pair of terms per reference: 100 references are 4 leaf clauses, not 200 (search-bounds.ts).
+      const bySource = new Map<string, string[]>();
+      for (const r of f.refs) bySource.set(r.source, [...(bySource.get(r.source) ?? []), r.reference.toUpperCase()]);
+      const should = [...bySource].map(([source, keys]) => ({ bool: { filter: [term('source', source), terms('referenceKey', keys)] } }));
+      return { filter: { bool: { should, minimum_should_match: 1 } } };
+    }
   }
 }
 
