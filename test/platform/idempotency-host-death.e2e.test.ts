@@ -132,10 +132,13 @@ describe('Idempotency-Key when an API host is killed mid-command (extension)', f
         async (r) => `answered ${r.status} ${await r.text()}`,
         () => 'no answer',
       );
+      const claim = () => knex('idempotency_keys').where({ user_id: editor.userId, key }).first<{ streams: string[] } | undefined>('streams');
+      await until('api-1 claimed the key', first, async () => (await claim()) !== undefined);
       await until('api-1 waits on the lock', first, async () => Number((await knex.raw(`select count(*) as n from pg_locks where not granted and relation = 'managed_filings'::regclass`)).rows[0].n) > 0);
       api1.child.kill('SIGKILL');
       await api1.exited;
       assert.equal(await first, 'no answer');
+      assert.deepEqual((await claim())?.streams, [], 'api-1 died holding the key, before any append');
     } finally {
       await lock.rollback();
     }
