@@ -61,6 +61,20 @@ describe('Idempotency-Key: the answer of a write whose host died is rebuilt from
     await recoversItsAnswer(`/managed-filings/${filing.id}/comments/${comment.id}/reopen`, {});
   });
 
+  it('rule: a host that noted its stream but died before its append committed leaves no marked event: the retry runs the command', async () => {
+    const filing = await api().post('/managed-filings', filingBody(scope, l, { description: 'Append lost' }));
+    const key = crypto.randomUUID();
+    const first = await api().post(`/managed-filings/${filing.body.id}/comments`, { body: 'lost' }, { 'Idempotency-Key': key });
+    assert.equal(first.status, 201, first.text);
+    // As if that append had never committed: the stream is noted, but no event in it carries the key.
+    await t.rt.db.knex.raw(`update es_events set metadata = metadata - 'idempotencyKey' where stream_id = ?`, [`managedFiling-${filing.body.id}`]);
+    await hostDiedBeforeStoringAnswer(key);
+    const retry = await api().post(`/managed-filings/${filing.body.id}/comments`, { body: 'lost' }, { 'Idempotency-Key': key });
+    assert.equal(retry.status, 201, retry.text);
+    assert.equal(retry.headers.get('idempotent-replayed'), null);
+    assert.notEqual(retry.body.id, first.body.id, 'the command ran again');
+  });
+
   it('rule: the events of a keyed write carry the key identity in their metadata; unkeyed writes carry none', async () => {
     const keyed = await api().post('/managed-filings', filingBody(scope, l, { description: 'Keyed' }), { 'Idempotency-Key': crypto.randomUUID() });
     const plain = await api().post('/managed-filings', filingBody(scope, l, { description: 'Plain' }));
