@@ -115,6 +115,38 @@ describe('Idempotency-Key when an API host is killed mid-command (extension)', f
     assert.equal(again.headers.get('location'), retry.headers.get('location'));
   });
 
+  it('rule: an append still waiting when its host was killed never commits after the retry looked: the command is written once', async () => {
+    const key = crypto.randomUUID();
+    const body = filingBody(scope, l, { description: 'Append orphaned' });
+    const mine = (q: Knex.QueryBuilder) => q.whereRaw(`data->>'scope' = ?`, [scope]).whereRaw(`data->'fields'->>'description' = ?`, ['Append orphaned']);
+    const waiters = async () => Number((await knex.raw(`select count(*) as n from pg_locks where not granted and relation = 'es_events'::regclass`)).rows[0].n);
+    const api1 = await startDoomedHost();
+    // Appends wait (reads do not) until the lock goes: api-1's append is in the database when it dies. The retry
+    // looks while that append still waits; Postgres must not commit it once its client is gone.
+    const lock = await knex.transaction();
+    let retry: Promise<{ status: number; text: string; headers: Headers }>;
+    try {
+      await lock.raw('lock table es_events in exclusive mode');
+      const first = fetch(`${api1.url}/managed-filings`, { method: 'POST', headers: withKey(key), body: JSON.stringify(body) }).then(
+        (r) => `answered ${r.status}`,
+        () => 'no answer',
+      );
+      await until('api-1 waits to append', first, async () => (await waiters()) > 0);
+      api1.child.kill('SIGKILL');
+      await api1.exited;
+      assert.equal(await first, 'no answer');
+      await sleep(LEASE_MS);
+      retry = client(t.baseUrl, editor.apiKey).post('/managed-filings', body, { 'Idempotency-Key': key });
+      await until('the retry waits to append', retry.then(() => 'answered'), async () => (await waiters()) > 0);
+    } finally {
+      await lock.rollback();
+    }
+    const answer = await retry;
+    assert.equal(answer.status, 201, answer.text);
+    assert.equal(answer.headers.get('idempotent-replayed'), null, 'api-1 wrote nothing: the retry ran the command');
+    assert.equal((await eventsOf('ManagedFilingCreated', mine)).length, 1);
+  });
+
   it('rule: a retry after the first host died before appending runs the command once', async () => {
     const filing = await client(t.baseUrl, editor.apiKey).post('/managed-filings', filingBody(scope, l, { description: 'Gets one item' }));
     assert.equal(filing.status, 201, filing.text);
