@@ -6,7 +6,7 @@ import type { EventMetadata, LogPosition, NewEvent } from '../src/domain/events'
 import type { Logger } from '../src/logger';
 import type { ProjectionEngine } from '../projections/engine';
 import type { StreamStateCache } from './stream-state-cache';
-import { appendStarting } from '../src/http/write-trace';
+import { IDEMPOTENCY_METADATA_KEY, appendStarting, keyMarkForAppend } from '../src/http/write-trace';
 
 export interface CommandOptions {
   metadata: EventMetadata;
@@ -88,6 +88,9 @@ export class CommandHandler {
   ): Promise<CommandResult<S, E, G>> {
     const cache = opts.cache;
     const guard = opts.guard;
+    // A request holding an Idempotency-Key marks its events with the key, in the append itself.
+    const keyMark = keyMarkForAppend();
+    const metadata = keyMark ? { ...opts.metadata, [IDEMPOTENCY_METADATA_KEY]: keyMark.identity } : opts.metadata;
     // Whether the guard still has to be checked, inside the append where the store can.
     let guardInAppend = !!guard && !!this.store.appendGuarded;
     let guarded: G | undefined = guard && !guardInAppend ? await guard.check() : undefined;
@@ -128,12 +131,13 @@ export class CommandHandler {
         if (readAt) await this.awaitProjections(readAt, opts.waitFor);
         return { state, events, version, position: null, guard: guarded };
       }
+      if (keyMark) await keyMark.noteStream(streamId);
       const wroteNothing = appendStarting();
       try {
         let r;
         const after = fold(decider, events as EventLike<E>[], state);
         if (guard && guardInAppend) {
-          const g = await this.store.appendGuarded!(streamId, events, version, opts.metadata, typeof guard.append === 'function' ? guard.append(after) : guard.append);
+          const g = await this.store.appendGuarded!(streamId, events, version, metadata, typeof guard.append === 'function' ? guard.append(after) : guard.append);
           if (!g.result) {
             wroteNothing();
             // Refused: the check on its own throws the refusal's error. Should it pass (the look-up changed
@@ -143,7 +147,7 @@ export class CommandHandler {
           }
           guarded = guard.fromRow(g.guard!);
           r = g.result;
-        } else r = await this.store.append(streamId, events, version, opts.metadata);
+        } else r = await this.store.append(streamId, events, version, metadata);
         // Cached as a reader would fold it: the store keeps event data as JSON (undefined fields vanish).
         cache?.set(streamId, fold(decider, events.map((e) => ({ ...e, data: JSON.parse(JSON.stringify(e.data ?? {})) })) as EventLike<E>[], state), r.nextVersion, r.position);
         await this.awaitProjections(r.position, opts.waitFor);

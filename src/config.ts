@@ -93,6 +93,15 @@ export const SETTINGS = {
   }),
   /** Upper bound for the read-your-writes wait of a command, in milliseconds. */
   readYourWritesTimeoutMs: setting({ env: 'IFRS_RYW_TIMEOUT_MS', expected: 'an integer 0-600000 (milliseconds)', schema: integer(0, 600_000).default(5000) }),
+  /**
+   * How long an Idempotency-Key claim holds before another API host may take it over (its holder presumed dead).
+   * Unset: twice the read-your-writes timeout plus 5 s (a request's longest run), 15 s at the least.
+   */
+  idempotencyLeaseMs: setting({
+    env: 'IFRS_IDEMPOTENCY_LEASE_MS',
+    expected: 'an integer 100-86400000 (milliseconds)',
+    schema: integer(100, 86_400_000).nullable().default(null),
+  }),
   /** Readiness fails when a projection lags the head by more than this many events. */
   readyMaxLag: setting({ env: 'IFRS_READY_MAX_LAG', expected: 'a non-negative integer (events)', schema: integer(0, Number.MAX_SAFE_INTEGER).default(10000) }),
   /** Read by src/util/heap-growth.ts; 0 leaves V8's own choice. */

@@ -73,8 +73,9 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
     .inSingletonScope();
   c.bind(TOKENS.SignedUrls).toDynamicValue(() => new SignedUrls(secret, config.publicBaseUrl)).inSingletonScope();
   // A claim outlives any request the service lets run (the read-your-writes wait is bounded); past it, its host is presumed gone.
+  const leaseMs = config.idempotencyLeaseMs ?? Math.max(15_000, 2 * config.readYourWritesTimeoutMs + 5_000);
   c.bind(TOKENS.IdempotencyStore)
-    .toDynamicValue(() => new PostgresIdempotencyStore(db.knex, { leaseMs: Math.max(30_000, 4 * config.readYourWritesTimeoutMs) }))
+    .toDynamicValue(() => new PostgresIdempotencyStore(db.knex, { leaseMs }))
     .inSingletonScope();
   bindBus(c, config, db, log);
   for (const install of FEATURES) install(c);

@@ -13,6 +13,7 @@ import type { Authenticator } from '../queries/identity/authenticator';
 import { DECISIONS } from './decisions';
 import { Readiness } from './readiness';
 import type { Bus, BusRelay, BusWorker } from './ports/bus';
+import type { EventStore } from '../infra/eventstore/event-store';
 import { processAlive as alive } from './util/process';
 import { ensureDir } from './util/ensure-dir';
 
@@ -72,6 +73,7 @@ export function buildApp(rt: Runtime, readiness?: Readiness) {
     limits: new RequestLimits(rt.config.requestLimits),
     corsOrigins: rt.config.corsOrigins,
     statementTimeoutMs: rt.config.statementTimeoutMs,
+    readStream: (streamId) => rt.container.get<EventStore>(TOKENS.EventStore).readStream(streamId),
     health: {
       ready: async () => (readiness ??= await Readiness.atStart(rt)).check(),
     },

@@ -33,6 +33,7 @@ export class CommentWriteRoutes implements RouteModule {
         body: PostBody,
         responses: { 201: { description: 'The comment', schema: Comment } },
         handler: async ({ principal, params, body, requestId }) => ({ status: 201, body: await this.commands.postComment(principal, params.filingId, body, requestId) }),
+        recover: async ({ params, written }) => ({ status: 201, body: await this.commands.recoverComment(params.filingId, written) }),
       }),
       defineRoute({
         method: 'patch',
@@ -77,6 +78,7 @@ export class CommentWriteRoutes implements RouteModule {
         body: Empty,
         responses: { 200: { description: 'The thread\'s first comment with its new status', schema: Comment } },
         handler: async ({ principal, params, requestId }) => ({ body: await this.commands.setThreadStatus(principal, params.filingId, params.commentId, 'resolved', requestId) }),
+        recover: async ({ params, written }) => ({ body: await this.commands.recoverThreadStatus(params.filingId, params.commentId, written) }),
       }),
       defineRoute({
         method: 'post',
@@ -92,6 +94,7 @@ export class CommentWriteRoutes implements RouteModule {
         body: Empty,
         responses: { 200: { description: 'The thread\'s first comment with its new status', schema: Comment } },
         handler: async ({ principal, params, requestId }) => ({ body: await this.commands.setThreadStatus(principal, params.filingId, params.commentId, 'open', requestId) }),
+        recover: async ({ params, written }) => ({ body: await this.commands.recoverThreadStatus(params.filingId, params.commentId, written) }),
       }),
     ];
   }

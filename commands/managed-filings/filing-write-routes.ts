@@ -2,6 +2,8 @@ import { defineRoute, type RouteModule } from '../../src/http/route';
 import { CreateFilingBody, FilingIdParams, ManagedFilingFull, PatchFilingBody } from '../../queries/managed-filings/schemas';
 import type { ManagedFilingCommands } from './managed-filing-commands';
 
+const created = (record: { id: string }) => ({ status: 201, headers: { Location: `/api/v2/managed-filings/${record.id}` }, body: record });
+
 /** POST /managed-filings (create) and PATCH /managed-filings/{filingId} (extension: edit filing fields). */
 export class FilingWriteRoutes implements RouteModule {
   constructor(private readonly commands: ManagedFilingCommands) {}
@@ -21,8 +23,9 @@ export class FilingWriteRoutes implements RouteModule {
         responses: { 201: { description: 'The created filing', schema: ManagedFilingFull, headers: { Location: { description: 'The detail address' } } } },
         handler: async ({ principal, body, requestId }) => {
           const record = await this.commands.create(principal, body, requestId);
-          return { status: 201, headers: { Location: `/api/v2/managed-filings/${record.id}` }, body: record };
+          return created(record);
         },
+        recover: async ({ principal, written }) => created(await this.commands.recoverCreate(principal, written)),
       }),
       defineRoute({
         method: 'patch',

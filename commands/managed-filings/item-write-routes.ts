@@ -21,6 +21,7 @@ export class ItemWriteRoutes implements RouteModule {
         body: AddItemBody,
         responses: { 201: { description: 'The new item', schema: Item } },
         handler: async ({ principal, params, body, requestId }) => ({ status: 201, body: await this.commands.addItem(principal, params.filingId, body, requestId) }),
+        recover: async ({ params, written }) => ({ status: 201, body: await this.commands.recoverItem(params.filingId, written) }),
       }),
       defineRoute({
         method: 'patch',

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { CommandGuard, CommandHandler } from '../command-handler';
 import { StreamStateCache } from '../stream-state-cache';
 import { invalidRequest, notFound, type ErrorDetail } from '../../src/domain/errors';
-import type { EventMetadata } from '../../src/domain/events';
+import type { EventMetadata, RecordedEvent } from '../../src/domain/events';
 import type { Principal } from '../../src/identity/principal';
 import { scopeIdOf, type FilingAccessService } from '../../queries/managed-filings/filing-access';
 import type { ArtifactRef, ReferenceLookups } from '../../queries/managed-filings/reference-lookups';
@@ -36,6 +36,13 @@ const namesListings = (c: Partial<FilingFields>) =>
   c.companyId !== undefined || c.jurisdictionId !== undefined || c.primaryProductId !== undefined || c.additionalProductIds !== undefined;
 
 export const streamOf = (filingId: string) => `managedFiling-${filingId}`;
+
+/** The data of the written event of `type` (a recovery knows which event its command appends). */
+function writtenData<D>(written: RecordedEvent[], type: string): D {
+  const e = written.find((w) => w.type === type);
+  if (!e) throw new Error(`keyed write recovery: no ${type} among the written events`);
+  return e.data as D;
+}
 
 /** The item changes that name no artifact. */
 function placementAndContext(input: ItemInput): ItemChanges {
@@ -258,6 +265,43 @@ export class ManagedFilingCommands {
     );
     const threadId = r.state.comments[commentId].threadId;
     return commentFromState(filingId, r.state.comments[threadId], r.state.threads[threadId]);
+  }
+
+  /**
+   * The recovered answers of keyed writes whose host died after appending `written` (RouteSpec.recover): each is
+   * rebuilt from the filing's current state once the read side has reached the write, as the write's own answer was.
+   */
+  private async recoveredState(filingId: string, written: RecordedEvent[], waitFor: string) {
+    const { state } = await this.handler.load(managedFilingDecider, streamOf(filingId));
+    if (!state.id) throw new Error(`keyed write recovery: filing ${filingId} has no stream`);
+    await this.handler.awaitProjections(written[written.length - 1].position, [waitFor, MANAGED_FILING_HISTORY_PROJECTION]);
+    return state;
+  }
+
+  async recoverCreate(p: Principal, written: RecordedEvent[]) {
+    const { filingId } = writtenData<{ filingId: string }>(written, 'ManagedFilingCreated');
+    const state = await this.recoveredState(filingId, written, MANAGED_FILINGS_PROJECTION);
+    return fullFilingFromState(state, (await this.access.filing(p, filingId)).permissions);
+  }
+
+  async recoverItem(filingId: string, written: RecordedEvent[]) {
+    const { item } = writtenData<{ item: { id: string } }>(written, 'ManagedFilingItemAdded');
+    const state = await this.recoveredState(filingId, written, MANAGED_FILING_ITEMS_PROJECTION);
+    const now = state.items[item.id];
+    return itemFromState(withCurrentArtifacts(now, await this.lookups.artifacts(state.scopeId!, artifactIdsOf(now))));
+  }
+
+  async recoverComment(filingId: string, written: RecordedEvent[]) {
+    const { comment } = writtenData<{ comment: { id: string } }>(written, 'FilingCommentPosted');
+    const state = await this.recoveredState(filingId, written, MANAGED_FILING_COMMENTS_PROJECTION);
+    const c = state.comments[comment.id];
+    return commentFromState(filingId, c, state.threads[c.threadId]);
+  }
+
+  async recoverThreadStatus(filingId: string, commentId: string, written: RecordedEvent[]) {
+    const state = await this.recoveredState(filingId, written, MANAGED_FILING_COMMENTS_PROJECTION);
+    const threadId = state.comments[commentId].threadId;
+    return commentFromState(filingId, state.comments[threadId], state.threads[threadId]);
   }
 
   /**

@@ -39,12 +39,14 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
          values (?, ?, ?, ?, now() + make_interval(secs => ?), now() + make_interval(secs => ?))
          on conflict (tenant_id, user_id, key) do update
            set fingerprint = excluded.fingerprint, status = null, headers = null, body = null,
-               locked_until = excluded.locked_until, expires_at = excluded.expires_at
+               locked_until = excluded.locked_until, expires_at = excluded.expires_at,
+               -- A takeover keeps what its dead holder noted (to look for its write); an expired key starts afresh.
+               streams = case when k.expires_at <= now() then '{}' else k.streams end
            where k.expires_at <= now() or (k.status is null and k.locked_until <= now() and k.fingerprint = excluded.fingerprint)
-         returning 1`,
+         returning streams`,
         [caller.tenantId, caller.userId, key, fingerprint, this.options.leaseMs / 1000, this.retentionMs / 1000],
       );
-      if (claimed.rows.length) return { kind: 'claimed' };
+      if (claimed.rows.length) return { kind: 'claimed', noted: (claimed.rows[0] as { streams: string[] }).streams };
       const row = await this.knex('idempotency_keys')
         .where({ tenant_id: caller.tenantId, user_id: caller.userId, key })
         .first<{ fingerprint: string; status: number | null; headers: Record<string, string> | null; body: string | null } | undefined>('fingerprint', 'status', 'headers', 'body');
@@ -62,6 +64,14 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
       .whereNull('status')
       .update({ status: answer.status, headers: JSON.stringify(answer.headers), body: answer.body, locked_until: null });
     if (++this.completions % this.cleanupEvery === 0) await this.purgeExpired();
+  }
+
+  async noteStream(caller: IdempotencyCaller, key: string, fingerprint: string, streamId: string): Promise<void> {
+    await this.knex.raw(
+      `update idempotency_keys set streams = array_append(streams, ?)
+       where tenant_id = ? and user_id = ? and key = ? and fingerprint = ? and status is null and not (? = any(streams))`,
+      [streamId, caller.tenantId, caller.userId, key, fingerprint, streamId],
+    );
   }
 
   async release(caller: IdempotencyCaller, key: string, fingerprint: string): Promise<void> {

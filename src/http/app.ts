@@ -2,10 +2,11 @@ import { setMaxListeners } from 'node:events';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import client from 'prom-client';
 import { AppError, DomainError, notFound, unauthenticated, temporarilyUnavailable } from '../domain/errors';
+import type { RecordedEvent } from '../domain/events';
 import type { Principal } from '../identity/principal';
 import type { Logger } from '../logger';
 import type { IdempotencyStore, StoredAnswer } from '../ports/idempotency-store';
-import { claimKey, idempotencyKeyOf, idempotencyKeyRefused, requestFingerprint, type HeldKey } from './idempotency';
+import { claimKey, idempotencyKeyOf, idempotencyKeyRefused, keyedEvents, requestFingerprint, type HeldKey } from './idempotency';
 import { withWriteTrace, type WriteTrace } from './write-trace';
 import { rejectUnstorableText } from './input-hygiene';
 import { addAllowedMethod, methodNotAllowed } from './method-not-allowed';
@@ -46,6 +47,8 @@ export interface AppDeps {
   corsOrigins?: string[];
   /** Bound of each database statement a route runs, in ms (0: none); every route's statements are cancelled when its client goes away. */
   statementTimeoutMs?: number;
+  /** The event store's stream read: a keyed retry looks there for the write of a host that died before answering. */
+  readStream?: (streamId: string) => Promise<RecordedEvent[]>;
 }
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -402,9 +405,22 @@ export function createApp(deps: AppDeps): express.Express {
           }
           held = outcome.held;
         }
+        const ctx = { query, body, params, principal: req.principal as Principal, requestId: req.requestId, req, res };
+        if (held?.noted.length && deps.readStream) {
+          // An earlier holder died after noting its streams: when its write committed, its answer is rebuilt, not
+          // written again. A failure here leaves the key held (its lease frees it, the noted streams kept).
+          const written = await keyedEvents(deps.readStream, held);
+          if (written.length) {
+            if (!route.recover) throw internalError();
+            const answer = storedAnswer(await route.recover({ ...ctx, written }));
+            await held.complete(answer).catch((storeError: unknown) => deps.log.error({ err: storeError, requestId: req.requestId }, 'idempotency answer not stored'));
+            res.setHeader('Idempotent-Replayed', 'true');
+            return sendAnswer(res, answer);
+          }
+        }
         let reply: Reply;
-        const trace: WriteTrace = { mayHaveWritten: false };
-        const run = () => route.handler({ query, body, params, principal: req.principal as Principal, requestId: req.requestId, req, res });
+        const trace: WriteTrace = { mayHaveWritten: false, key: held?.mark };
+        const run = () => route.handler(ctx);
         // The slot is held while the handler works (its database work), and given back before the answer is written.
         const slot = limits && group ? limits.enter(group, limitKey, res) : false;
         try {

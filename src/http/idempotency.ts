@@ -2,9 +2,11 @@ import crypto from 'node:crypto';
 import type { Request } from 'express';
 import { stringify } from 'safe-stable-stringify';
 import { AppError } from '../domain/errors';
+import type { RecordedEvent } from '../domain/events';
 import type { Principal } from '../identity/principal';
 import type { IdempotencyCaller, IdempotencyStore, StoredAnswer } from '../ports/idempotency-store';
 import type { RouteSpec } from './route';
+import { IDEMPOTENCY_METADATA_KEY, type KeyMark } from './write-trace';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** Stripe's bound and alphabet: a UUID or any other visible ASCII token. */
@@ -44,8 +46,20 @@ export const idempotencyKeyReused = () =>
 export const idempotencyKeyInUse = () =>
   new AppError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry after it has finished.', [], {}, { 'Retry-After': '1' });
 
+/**
+ * The identity a keyed request's events carry (caller, key and request, hashed: the log keeps no key in
+ * clear and every mark has one short length).
+ */
+export function keyIdentity(caller: IdempotencyCaller, key: string, fingerprint: string): string {
+  return crypto.createHash('sha256').update(stringify({ t: caller.tenantId, u: caller.userId, key, fingerprint }) ?? '').digest('base64url');
+}
+
 /** A key this request holds: record its answer, or give it up when the request failed. */
 export interface HeldKey {
+  /** How the command handler marks this request's appends. */
+  mark: KeyMark;
+  /** Streams an earlier holder of this request (its host gone) was about to append to: look there first. */
+  noted: string[];
   complete(answer: StoredAnswer): Promise<void>;
   release(): Promise<void>;
 }
@@ -63,14 +77,38 @@ export async function claimKey(store: IdempotencyStore, principal: Principal, ke
       throw idempotencyKeyReused();
     case 'in_flight':
       throw idempotencyKeyInUse();
-    case 'claimed':
+    case 'claimed': {
+      const noted = new Set(claim.noted);
       return {
         held: {
+          noted: claim.noted,
+          mark: {
+            identity: keyIdentity(caller, key, fingerprint),
+            noteStream: async (streamId) => {
+              if (noted.has(streamId)) return;
+              await store.noteStream(caller, key, fingerprint, streamId);
+              noted.add(streamId);
+            },
+          },
           complete: (answer) => store.complete(caller, key, fingerprint, answer),
           release: () => store.release(caller, key, fingerprint),
         },
       };
+    }
   }
+}
+
+/**
+ * The events an earlier holder of the key appended, read from the streams it noted: empty when its host died
+ * before its append committed (the request may run again). Only noted streams are read, so this costs a few
+ * stream reads on a takeover and nothing otherwise, and works through any EventStore adapter's readStream.
+ */
+export async function keyedEvents(readStream: (streamId: string) => Promise<RecordedEvent[]>, held: HeldKey): Promise<RecordedEvent[]> {
+  const found: RecordedEvent[] = [];
+  for (const streamId of held.noted) {
+    for (const e of await readStream(streamId)) if (e.metadata[IDEMPOTENCY_METADATA_KEY] === held.mark.identity) found.push(e);
+  }
+  return found;
 }
 
 /** The OpenAPI text of the header, shared by every operation that honours it. */

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
+import type { RecordedEvent } from '../domain/events';
 import type { Principal } from '../identity/principal';
 import type { ConcurrencyGroup } from './request-limits';
 
@@ -63,6 +64,12 @@ export interface RouteSpec<Q = unknown, B = unknown, P = unknown> {
   concurrency?: ConcurrencyGroup;
   responses: Record<number, ResponseSpec>;
   handler(ctx: RouteContext<Q, B, P>): Promise<Reply>;
+  /**
+   * For an `honored` write that appends: its answer rebuilt from the current state, given the events an earlier
+   * run of the same keyed request appended before its host died (src/http/idempotency.ts, keyedEvents).
+   * Without it such a retry fails (500) rather than write a second time.
+   */
+  recover?(ctx: RouteContext<Q, B, P> & { written: RecordedEvent[] }): Promise<Reply>;
 }
 
 export function defineRoute<Q, B, P>(spec: RouteSpec<Q, B, P>): RouteSpec {

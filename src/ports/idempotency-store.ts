@@ -14,8 +14,11 @@ export interface StoredAnswer {
 }
 
 export type IdempotencyClaim =
-  /** This request owns the key now: run it, then `complete` or `release`. */
-  | { kind: 'claimed' }
+  /**
+   * This request owns the key now: run it, then `complete` or `release`. `noted`: the streams an earlier
+   * holder of the same request (its host gone, its lease run out) was about to append to; empty for a fresh key.
+   */
+  | { kind: 'claimed'; noted: string[] }
   /** The key's first request finished: answer with this. */
   | { kind: 'replay'; answer: StoredAnswer }
   /** The key was first used with another request (method, path or body). */
@@ -31,6 +34,11 @@ export type IdempotencyClaim =
 export interface IdempotencyStore {
   claim(caller: IdempotencyCaller, key: string, fingerprint: string): Promise<IdempotencyClaim>;
   complete(caller: IdempotencyCaller, key: string, fingerprint: string, answer: StoredAnswer): Promise<void>;
+  /**
+   * Records, before an append, the stream the holder is about to write: a later holder looks there for events
+   * carrying the key before it runs the request again (the lookup works on any event store).
+   */
+  noteStream(caller: IdempotencyCaller, key: string, fingerprint: string, streamId: string): Promise<void>;
   /** Gives a claimed key up without an answer (the request failed): a retry runs the request again. */
   release(caller: IdempotencyCaller, key: string, fingerprint: string): Promise<void>;
 }

@@ -27,6 +27,15 @@ describe('configuration from the environment', () => {
   });
 });
 
+describe('the Idempotency-Key lease (extension)', () => {
+  it('rule: IFRS_IDEMPOTENCY_LEASE_MS sets the lease in milliseconds; unset, it is left to the container (derived from the read-your-writes timeout); a bad value is refused', () => {
+    assert.equal(loadConfig({ IFRS_IDEMPOTENCY_LEASE_MS: '2000' }).idempotencyLeaseMs, 2000);
+    assert.equal(loadConfig({}).idempotencyLeaseMs, null);
+    assert.throws(() => loadConfig({ IFRS_IDEMPOTENCY_LEASE_MS: '2s' }), (e: unknown) => e instanceof ConfigError && /^invalid IFRS_IDEMPOTENCY_LEASE_MS "2s"/.test(e.message));
+    assert.throws(() => loadConfig({ IFRS_IDEMPOTENCY_LEASE_MS: '50' }), ConfigError);
+  });
+});
+
 describe('configuration validated before anything starts (zod)', () => {
   const invalid = (env: NodeJS.ProcessEnv, flags: Record<string, string> = {}) => {
     try {
