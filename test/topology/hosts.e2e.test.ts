@@ -265,6 +265,9 @@ if (unavailable) {
       this.timeout(180_000);
       const stoppedAt = Date.now();
       await postgres.stop('SIGINT');
+      // While it is down, the API hosts answer at once, with 503 (not a hang, not a crash).
+      const during = await Promise.all((['api-1', 'api-2'] as const).map((h) => fetch(`${role(h).url}/users/me`, { headers: { Authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(10_000) })));
+      assert.deepEqual(during.map((r) => r.status), [503, 503]);
       await sleep(1000);
       await postgres.start();
       const upAt = Date.now();
