@@ -375,7 +375,7 @@ if (unavailable) {
       assert.equal(role('indexer').child.exitCode, null, 'the indexer process survived the cut');
       figures.push({
         failure: `indexer host's link cut (ip link set … down) for ${seconds(cutMs)} during ${versions} uploads`,
-        serviceDid: 'uploads kept succeeding (indexing is scheduled, not awaited); the indexer resumed on its own connection once the link was back',
+        serviceDid: 'uploads kept succeeding (indexing is scheduled, not awaited); the indexer process kept running and caught up by itself once the link was back',
         recovery: `all ${versions} versions indexed ${seconds(recoverMs)} after the link came back`,
         lostOrDoubled: `0 / 0 (one ArtifactVersionIndexed per version)`,
       });
