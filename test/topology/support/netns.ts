@@ -26,6 +26,56 @@ function ip(...args: string[]): string {
   return execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
 }
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+function killAll(pids: number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+}
+
+function namespacePids(ns: string): number[] {
+  try {
+    return ip('netns', 'pids', ns).split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Namespaces and bridges of earlier runs whose test process is gone (killed before its clean-up), with what still runs in them. */
+function sweepDeadRuns(): void {
+  for (const line of ip('netns', 'list').split('\n')) {
+    const m = /^(ifrs-(\d+)-\S+)/.exec(line);
+    if (!m || alive(Number(m[2]))) continue;
+    killAll(namespacePids(m[1]));
+    try {
+      ip('netns', 'del', m[1]);
+    } catch {
+      /* another run swept it */
+    }
+  }
+  for (const line of ip('-o', 'link', 'show', 'type', 'bridge').split('\n')) {
+    const m = /^\d+: (ifbr(\d+)):/.exec(line);
+    if (!m || alive(Number(m[2]))) continue;
+    try {
+      ip('link', 'del', m[1]);
+    } catch {
+      /* another run swept it */
+    }
+  }
+}
+
 export interface Host {
   name: string;
   /** The namespace's name (`ip netns exec <ns> ...`). */
@@ -47,13 +97,15 @@ export class Network {
     private readonly tag: string,
     private readonly prefix: string,
   ) {
-    this.bridge = `ifrsbr${tag}`;
+    this.bridge = `ifbr${tag}`;
     this.gateway = `${prefix}.1`;
   }
 
   /** A bridge on a free 10.231.x.0/24 and one namespace per host name, addresses .11, .12, ... in order. */
   static create(hostNames: string[]): Network {
-    const tag = crypto.randomBytes(2).toString('hex');
+    sweepDeadRuns();
+    // Names carry the owning pid, so a run killed before its clean-up is swept by the next one.
+    const tag = String(process.pid);
     const routes = ip('-4', 'route', 'show');
     let third = crypto.randomInt(0, 256);
     for (let i = 0; i < 256 && routes.includes(`10.231.${third}.`); i++) third = (third + 1) % 256;
@@ -72,7 +124,7 @@ export class Network {
   }
 
   private addHost(name: string, i: number): void {
-    const host: Host = { name, ns: `ifrs-${this.tag}-${name}`, address: `${this.prefix}.${11 + i}`, link: `ifv${this.tag}${i}` };
+    const host: Host = { name, ns: `ifrs-${this.tag}-${name}`, address: `${this.prefix}.${11 + i}`, link: `ifv${this.tag}x${i}` };
     ip('netns', 'add', host.ns);
     this.hosts.set(name, host);
     ip('link', 'add', host.link, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', host.ns);
@@ -114,19 +166,7 @@ export class Network {
     for (const c of this.children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
     for (const h of this.hosts.values()) {
       // Whatever still runs in the namespace (a grandchild) is killed by pid before the namespace goes.
-      let pids: number[] = [];
-      try {
-        pids = ip('netns', 'pids', h.ns).split(/\s+/).filter(Boolean).map(Number);
-      } catch {
-        /* gone already */
-      }
-      for (const pid of pids) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          /* exited meanwhile */
-        }
-      }
+      killAll(namespacePids(h.ns));
       try {
         ip('netns', 'del', h.ns);
       } catch {
