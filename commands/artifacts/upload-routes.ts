@@ -37,6 +37,7 @@ export class UploadRoutes implements RouteModule {
       defineRoute({
         method: 'post',
         paths: ['/files/uploads'],
+        operationId: 'startFileUpload',
         summary: 'Request a signed upload address',
         extension: true,
         description:
@@ -49,6 +50,7 @@ export class UploadRoutes implements RouteModule {
       defineRoute({
         method: 'put',
         paths: ['/signed/uploads/{token}'],
+        operationId: 'putSignedUpload',
         summary: 'Signed upload address (raw bytes)',
         extension: true,
         auth: 'none',
@@ -63,6 +65,7 @@ export class UploadRoutes implements RouteModule {
       defineRoute({
         method: 'post',
         paths: ['/files/uploads/complete'],
+        operationId: 'completeFileUploads',
         summary: 'Confirm uploaded files',
         description:
           'One result per confirmation, in order. Per-file failures inside the 200: PERMISSION_DENIED (read-only key, or no editor/manager role in the upload\'s scope), UPLOAD_TOKEN_INVALID, UPLOAD_TOKEN_EXPIRED, UPLOAD_NOT_FOUND (nothing was PUT yet). A replay adds another version. Indexing is scheduled, not awaited. uri is urn:ifrs:upload:<uploadId>.',

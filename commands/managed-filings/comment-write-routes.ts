@@ -1,10 +1,10 @@
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
-import { Comment, CommentParams, FilingIdParams, Uuid } from '../../queries/managed-filings/schemas';
+import { Comment, CommentParams, FilingIdParams, NullableUuid } from '../../queries/managed-filings/schemas';
 import type { ManagedFilingCommands } from './managed-filing-commands';
 
 const Body = z.string().min(1).max(20000);
-const PostBody = z.strictObject({ body: Body, parentCommentId: Uuid.nullable().optional() }).openapi('PostFilingComment');
+const PostBody = z.strictObject({ body: Body, parentCommentId: NullableUuid.optional() }).openapi('PostFilingComment');
 const EditBody = z.strictObject({ body: Body }).openapi('EditFilingComment');
 const Empty = z.strictObject({});
 
@@ -22,6 +22,7 @@ export class CommentWriteRoutes implements RouteModule {
       defineRoute({
         method: 'post',
         paths: ['/managed-filings/{filingId}/comments'],
+        operationId: 'addFilingComment',
         summary: 'Start a comment thread or reply',
         extension: true,
         tags,
@@ -32,6 +33,7 @@ export class CommentWriteRoutes implements RouteModule {
       }),
       defineRoute({
         method: 'patch',
+      operationId: 'updateFilingComment',
         paths: ['/managed-filings/{filingId}/comments/{commentId}'],
         summary: 'Edit a comment (author only; sets editedAt)',
         extension: true,
@@ -43,6 +45,7 @@ export class CommentWriteRoutes implements RouteModule {
       }),
       defineRoute({
         method: 'delete',
+      operationId: 'deleteFilingComment',
         paths: ['/managed-filings/{filingId}/comments/{commentId}'],
         summary: 'Delete a comment (it stays as a tombstone)',
         extension: true,
@@ -57,6 +60,7 @@ export class CommentWriteRoutes implements RouteModule {
       defineRoute({
         method: 'post',
         paths: ['/managed-filings/{filingId}/comments/{commentId}/resolve'],
+      operationId: 'resolveFilingComment',
         summary: 'Resolve the comment\'s thread',
         extension: true,
         description: 'Appends a status_change entry to the timeline; resolving a resolved thread changes nothing. Answers the thread\'s first comment.',
@@ -69,6 +73,7 @@ export class CommentWriteRoutes implements RouteModule {
       defineRoute({
         method: 'post',
         paths: ['/managed-filings/{filingId}/comments/{commentId}/reopen'],
+      operationId: 'reopenFilingComment',
         summary: 'Reopen the comment\'s thread',
         extension: true,
         tags,

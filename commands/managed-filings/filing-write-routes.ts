@@ -11,6 +11,7 @@ export class FilingWriteRoutes implements RouteModule {
       defineRoute({
         method: 'post',
         paths: ['/managed-filings', '/insurance/managed-filings'],
+        operationId: ['createManagedFiling', 'createInsuranceManagedFiling'],
         summary: 'Create a working filing',
         description:
           'Required: scope, companyId, jurisdictionId, primaryProductId, filingType. The scope must be an active scope of the caller\'s tenant where the caller is editor or manager (404 for a scope it cannot see, 403 for one it can see but not change); companyId, jurisdictionId and product ids must come from that scope\'s listings (400). Answers 201 with the full record and Location: /api/v2/managed-filings/{id}.',
@@ -25,6 +26,7 @@ export class FilingWriteRoutes implements RouteModule {
       defineRoute({
         method: 'patch',
         paths: ['/managed-filings/{filingId}'],
+        operationId: 'updateManagedFiling',
         summary: 'Edit a working filing\'s fields',
         extension: true,
         description: 'Last write wins. Reference and legacy (null-mode) filings are read-only (403). subToiCode is validated against the resulting filing.',

@@ -11,6 +11,7 @@ export class ItemWriteRoutes implements RouteModule {
       defineRoute({
         method: 'post',
         paths: ['/managed-filings/{filingId}/items'],
+        operationId: 'addManagedFilingItem',
         summary: 'Add an item to a working filing',
         extension: true,
         description: 'Needs filing edit permission. artifactId and attachment ids must be artifacts of the filing\'s scope (400 otherwise).',
@@ -23,6 +24,7 @@ export class ItemWriteRoutes implements RouteModule {
       defineRoute({
         method: 'patch',
         paths: ['/managed-filings/{filingId}/items/{itemId}'],
+        operationId: 'updateManagedFilingItem',
         summary: 'Edit or replace an item (last write wins)',
         description: "Needs filing edit permission. Replacing artifactId changes the working reference only; the answer shows the item's artifacts at their current versions.",
         tags: ['working filings'],

@@ -14,6 +14,7 @@ export class ArtifactDetailRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/artifacts/{artifactId}'],
+        operationId: 'getArtifact',
         summary: 'A working file (artifact)',
         extension: true,
         description: 'Visible to any role in the artifact\'s scope; 404 otherwise.',

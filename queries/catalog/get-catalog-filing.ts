@@ -17,6 +17,7 @@ export class GetCatalogFilingRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/insurance/filings/{filingId}', '/filings/{filingId}'],
+        operationId: ['getInsuranceFiling', 'getFiling'],
         summary: 'Get a catalog filing',
         tags: ['catalog'],
         description:

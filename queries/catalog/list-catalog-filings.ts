@@ -82,6 +82,7 @@ export class ListCatalogFilingsRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/insurance/filings', '/filings'],
+        operationId: ['listInsuranceFilings', 'listFilings'],
         summary: 'List catalog filings',
         tags: ['catalog'],
         description:

@@ -15,6 +15,7 @@ export class GetCarrierGroupRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/insurance/carrier-groups/{groupId}'],
+        operationId: 'getCarrierGroup',
         summary: 'Get a carrier group',
         tags: ['directories'],
         params: z.strictObject({ groupId: z.string().max(500) }),

@@ -17,6 +17,7 @@ export class GetCarrierRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/insurance/carriers/{carrierId}'],
+        operationId: 'getCarrier',
         summary: 'Get a carrier',
         tags: ['directories'],
         description: 'With aliases, groupMembers (the other unmerged carriers of its group) and mgas (MGAs it backs, with the link\'s role and source notes).',

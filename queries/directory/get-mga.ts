@@ -14,6 +14,7 @@ export class GetMgaRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/insurance/mgas/{mgaId}'],
+        operationId: 'getMga',
         summary: 'Get an MGA',
         tags: ['directories'],
         params: z.strictObject({ mgaId: z.string().max(500) }),

@@ -15,6 +15,7 @@ export class GetProductRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/insurance/products/{productId}', '/products/{productId}'],
+        operationId: ['getInsuranceProduct', 'getProduct'],
         summary: 'Get a product',
         tags: ['directories'],
         description: 'Claims keep their citations as given; a claim is verified: false when it has no citation or one of kind unavailable (internal_source).',

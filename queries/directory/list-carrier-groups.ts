@@ -30,6 +30,7 @@ export class ListCarrierGroupsRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/insurance/carrier-groups'],
+        operationId: 'listCarrierGroups',
         summary: 'List carrier groups',
         tags: ['directories'],
         query: Query,

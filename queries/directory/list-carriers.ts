@@ -33,6 +33,7 @@ export class ListCarriersRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/insurance/carriers'],
+        operationId: 'listCarriers',
         summary: 'List carriers',
         tags: ['directories'],
         description:

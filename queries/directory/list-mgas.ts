@@ -21,6 +21,7 @@ export class ListMgasRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/insurance/mgas'],
+        operationId: 'listMgas',
         summary: 'List MGAs',
         tags: ['directories'],
         query: Query,

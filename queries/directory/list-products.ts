@@ -38,6 +38,7 @@ export class ListProductsRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/insurance/products', '/products'],
+        operationId: ['listInsuranceProducts', 'listProducts'],
         summary: 'List products',
         tags: ['directories'],
         description:

@@ -20,6 +20,7 @@ export class ProductAvailabilityFilingsRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/insurance/products/{productId}/availability/{state}/filings', '/products/{productId}/availability/{state}/filings'],
+        operationId: ['listInsuranceProductAvailabilityFilings', 'listProductAvailabilityFilings'],
         summary: 'Catalog filings recorded for a product in a state',
         tags: ['directories'],
         params: z.strictObject({ productId: z.string().max(500), state: z.string().min(1).max(200) }),

@@ -66,6 +66,7 @@ export class FileDownloadRoutes implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/files/{fileId}/download'],
+        operationId: 'downloadFile',
         summary: 'Download the original of a file (redirect to a signed address)',
         description:
           `302 to an absolute signed address valid ${this.ttlSeconds} seconds, followed without the API key. ` +

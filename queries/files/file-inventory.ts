@@ -48,6 +48,7 @@ export class FileInventoryRoutes implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/filings/{filingId}/files', '/insurance/filings/{filingId}/files'],
+        operationId: ['listFilingFiles', 'listInsuranceFilingFiles'],
         summary: 'File inventory of a catalog filing',
         description: `Files in the import record's order. A file id belongs to one catalog filing: the import refuses a second filing that lists it, so a file's text and download are always those of the filing whose inventory lists it. \`limit\` 1 to 200, default 50. Traversal past ${this.maxEntries.toLocaleString('en-US')} entries answers 409 inventory_limit_exceeded (the inventory is then partial).`,
         tags: ['files'],

@@ -43,6 +43,7 @@ export class FileTextRoutes implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/files/{fileId}/text'],
+        operationId: 'getFileText',
         summary: 'A chunk of a file\'s extracted text',
         description:
           `maxBytes ${MAX_BYTES_MIN} to ${MAX_BYTES_MAX}, default ${MAX_BYTES_DEFAULT}. A chunk ends on a character boundary, so it may be shorter than maxBytes. ` +

@@ -57,6 +57,7 @@ export class SignedFileDownloadRoutes implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/signed/files/{fileId}/{version}/{grant}'],
+        operationId: 'getSignedFile',
         summary: 'Signed download address (no API key)',
         description: 'Serves the original with Content-Type, Content-Length, Content-Disposition and single byte-range support (206, 416).',
         tags: ['files'],

@@ -12,6 +12,7 @@ export class UsersMeRoutes implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/users/me'],
+        operationId: 'getCurrentUser',
         summary: 'The authenticated user and tenant',
         tags: ['identity'],
         responses: { 200: { description: 'The current user', schema: CurrentUser, headers: { 'Cache-Control': { description: '`no-store`: the answer must not be cached.' } } } },

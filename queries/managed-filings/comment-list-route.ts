@@ -19,6 +19,7 @@ export class CommentListRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/managed-filings/{filingId}/comments'],
+        operationId: 'listFilingComments',
         summary: 'Comment timeline of a working filing',
         description: 'Messages (commentType message), thread status events (commentType status_change, data.status) and tombstones (deleted true, body empty). Needs filing read access.',
         tags: ['working filings'],

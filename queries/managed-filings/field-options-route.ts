@@ -6,7 +6,12 @@ import { DISPOSITIONS, FILING_TYPES, REVIEW_TYPES, SCHEDULE_TYPES } from '../../
 import { SUB_TOI_CODES, TOI_CODES } from '../../src/domain/toi-codes';
 
 const FIELDS = ['filingType', 'reviewType', 'toiCode', 'subToiCode', 'disposition', 'scheduleType'] as const;
-const Query = z.strictObject({ field: qScalar(z.enum(FIELDS)), dependsOn: qScalar(z.string().min(1).max(20)).optional() });
+const Query = z.strictObject({
+  field: qScalar(z.enum(FIELDS)),
+  dependsOn: qScalar(z.string().min(1).max(20))
+    .optional()
+    .openapi({ description: 'A toiCode; required with field=subToiCode and refused with any other field (400).', example: '04.0' }),
+});
 const Options = z
   .object({ field: z.string(), dependsOn: z.string().nullable(), options: z.array(z.object({ value: z.string(), label: z.string() })) })
   .openapi('FieldOptions');
@@ -23,6 +28,7 @@ export class FieldOptionsRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/insurance/managed-filings/field-options'],
+        operationId: 'getManagedFilingFieldOptions',
         summary: 'Allowed values of a working-filing field',
         description: 'Fields: filingType, reviewType, toiCode, subToiCode (dependsOn = a toiCode, required), disposition, scheduleType. Response {field, dependsOn, options: [{value, label}]}.',
         tags: ['working filings'],

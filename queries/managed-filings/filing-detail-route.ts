@@ -12,6 +12,7 @@ export class FilingDetailRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/managed-filings/{filingId}'],
+        operationId: 'getManagedFiling',
         summary: 'A working filing',
         tags: ['working filings'],
         params: FilingIdParams,

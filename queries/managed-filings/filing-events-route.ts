@@ -33,6 +33,7 @@ export class FilingEventsRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/managed-filings/{filingId}/events'],
+        operationId: 'listManagedFilingEvents',
         summary: 'Event history of a working filing',
         extension: true,
         description:

@@ -29,6 +29,7 @@ export class FilingListRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/insurance/managed-filings', '/managed-filings'],
+        operationId: ['listInsuranceManagedFilings', 'listManagedFilings'],
         summary: 'Working filings across the caller\'s scopes',
         description: 'Needs an ordinary user API key (a read-only key is 403). Base fields only.',
         tags: ['working filings'],

@@ -23,6 +23,7 @@ export class ItemListRoute implements RouteModule {
       defineRoute({
         method: 'get',
         paths: ['/managed-filings/{filingId}/items'],
+        operationId: 'listManagedFilingItems',
         summary: 'Items of a working filing',
         description: "Needs filing read access; default limit 50. Each item shows its artifacts' current versions and names.",
         tags: ['working filings'],

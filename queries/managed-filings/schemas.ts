@@ -11,6 +11,9 @@ export const Uuid = z
   .transform((s) => s.toLowerCase())
   .openapi({ type: 'string', format: 'uuid' });
 
+/** A UUID or null (clears the field); the document says both, as the service accepts both. */
+export const NullableUuid = Uuid.nullable().openapi({ type: ['string', 'null'], format: 'uuid' });
+
 export const ScopeString = z
   .string()
   .regex(SCOPE_PATTERN, 'Must be mc: followed by a letter or digit, then letters, digits and hyphens, up to 128 characters.')
@@ -34,8 +37,8 @@ const filingFieldShape = {
   jurisdictionId: Uuid,
   primaryProductId: Uuid,
   additionalProductIds: z.array(Uuid).max(100),
-  predecessorFilingId: Uuid.nullable(),
-  projectId: Uuid.nullable(),
+  predecessorFilingId: NullableUuid,
+  projectId: NullableUuid,
   filingType: FilingTypeSchema,
   description: z.string().min(1).max(20000).nullable(),
   serffTrackingNumber: tracking.nullable(),

@@ -65,10 +65,11 @@ export class ScopeListingRoutes implements RouteModule {
       const Query = z.strictObject({ scope: qScalar(filters.scope), name: qScalar(filters.name).optional(), code: qScalar(filters.code).optional(), limit: qInt(1, 100, 50).optional(), cursor: cursorParam().optional() });
       const Body = z.strictObject({ scope: filters.scope, name: filters.name.optional(), code: filters.code.optional(), limit: z.number().int().min(1).max(100).optional(), cursor: z.string().min(1).max(128).optional() });
       const List = z.object({ [field]: z.array(Entry[kind]), nextCursor: z.string().nullable() }).openapi(`Scope${field[0].toUpperCase()}${field.slice(1)}List`);
+      const Field = `${field[0].toUpperCase()}${field.slice(1)}`;
       const common = { paths: [`/insurance/managed-filings/${path}`], tags: ['working filings'], responses: { 200: { description: `A page of the scope's ${field}`, schema: List } } };
       return [
-        defineRoute({ ...common, method: 'get', summary: `The ${field} of a scope`, query: Query, handler: async ({ principal, query }) => this.page(kind, field, 'get', principal, query) }),
-        defineRoute({ ...common, method: 'post', summary: `The ${field} of a scope (filters in the body)`, body: Body, handler: async ({ principal, body }) => this.page(kind, field, 'post', principal, body) }),
+        defineRoute({ ...common, method: 'get', operationId: `listScope${Field}`, summary: `The ${field} of a scope`, query: Query, handler: async ({ principal, query }) => this.page(kind, field, 'get', principal, query) }),
+        defineRoute({ ...common, method: 'post', operationId: `queryScope${Field}`, summary: `The ${field} of a scope (filters in the body)`, body: Body, handler: async ({ principal, body }) => this.page(kind, field, 'post', principal, body) }),
       ];
     });
   }

@@ -7,7 +7,7 @@ import { CatalogFiling } from '../catalog/catalog-record';
 import { canViewSerff } from '../../src/identity/principal';
 import type { SearchIndex } from '../../src/ports/search-index';
 import { resolveDirectoryFilters } from './search-directory-filters';
-import { FILTER_FIELDS, filterProblems } from './search-filters';
+import { FILTER_FIELDS, filterProblems, filterSchemaVariants } from './search-filters';
 import { buildSearchQuery, DEFAULT_DATA_SCOPE, DEFAULT_LIMIT, DEFAULT_SORT, INCLUDE_PASSAGES_DEFAULT, intentRepeatsQuery, type SearchBody } from './search-query';
 
 export const SEARCH_BODY_LIMIT = 64 * 1024;
@@ -24,7 +24,10 @@ const Filter = z
       else ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
     }
   })
-  .openapi('SearchFilter', { description: `Fields: ${Object.keys(FILTER_FIELDS).join(', ')}. The field × operator table is in docs/search.md and the description of the operation.` });
+  .openapi('SearchFilter', {
+    description: 'One filter: the accepted field × operator × value shapes (docs/search.md has the same table). Anything else is 400 invalid_request with a detail at filters[i].',
+    oneOf: filterSchemaVariants() as never,
+  });
 
 const SortKey = z.strictObject({
   field: z.enum(['relevance', 'submissionDate', 'dispositionDate', 'stateStatusChangedDate', 'companyName', 'state']),
@@ -147,8 +150,8 @@ export class SearchFilingsRoutes implements RouteModule {
       handler: (ctx: RouteContext<unknown, Body, unknown>) => this.handle(ctx),
     };
     return [
-      defineRoute({ ...common, paths: ['/insurance/filings/search'], body: InsuranceBody as unknown as z.ZodType<Body> }),
-      defineRoute({ ...common, paths: ['/filings/search'], body: FilingsBody as unknown as z.ZodType<Body> }),
+      defineRoute({ ...common, paths: ['/insurance/filings/search'], operationId: 'searchInsuranceFilings', body: InsuranceBody as unknown as z.ZodType<Body> }),
+      defineRoute({ ...common, paths: ['/filings/search'], operationId: 'searchFilings', body: FilingsBody as unknown as z.ZodType<Body> }),
     ];
   }
 }

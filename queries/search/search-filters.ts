@@ -6,10 +6,19 @@ import type { IndexFilter } from '../../src/ports/search-index';
  * table; anything else is 400 invalid_request with a detail at filters[i].
  */
 type ValueKind = 'string' | 'strings' | 'date' | 'dateRange';
+
+/**
+ * What one string value must be, declared once: the request check and the OpenAPI schema of the filter
+ * (a discriminated union of the accepted field/operator/value shapes) are both derived from it.
+ */
+type ValueRule =
+  | { kind: 'text'; max: number }
+  | { kind: 'pattern'; pattern: string; what: string; max?: number }
+  | { kind: 'enum'; values: readonly string[] };
+
 interface FieldSpec {
   operators: Partial<Record<string, ValueKind>>;
-  /** Checks one string value; returns a message when it is not acceptable. */
-  check?: (v: string) => string | null;
+  value?: ValueRule;
   /** Narrowing filters make quoted phrases count (spec: state, company, NAIC code, tracking number, date). */
   narrowing?: (op: string) => boolean;
 }
@@ -20,34 +29,85 @@ const FILING_TYPES = [
   'CONTRACT', 'CONSENT_TO_RATE', 'DEVIATIONS', 'INFORMATIONAL', 'NEW_PROGRAM', 'REPORT', 'SERVICE_CONTRACT', 'UNDERWRITING_GUIDE',
   'ANNUAL_FORMS_LIST', 'MANUSCRIPT', 'POLICY_FORM', 'PREDICTIVE_MODEL', 'ORGANIZATION_ADOPTION', 'OTHER',
 ];
-const text = (max: number) => (v: string) => (v.length >= 1 && v.length <= max ? null : `Must be 1 to ${max} characters.`);
-const pattern = (re: RegExp, what: string) => (v: string) => (re.test(v) ? null : `Must be ${what}.`);
-const oneOf = (values: string[]) => (v: string) => (values.includes(v) ? null : `Must be one of ${values.join(', ')}.`);
+const text = (max: number): ValueRule => ({ kind: 'text', max });
 const always = () => true;
-/** Every check must pass; the first message wins. */
-const both = (a: (v: string) => string | null, b: (v: string) => string | null) => (v: string) => a(v) ?? b(v);
 // Normalized TOI and sub-TOI codes, as the catalog list's toi/subToi take them (spec: 1 to 20 characters).
-const normalizedCode = (example: string) =>
-  both(text(20), pattern(/^\d+(\.\d+)*$/, `a normalized code such as ${example} (digits separated by dots, 1 to 20 characters)`));
+const normalizedCode = (example: string): ValueRule => ({
+  kind: 'pattern',
+  pattern: '^\\d+(\\.\\d+)*$',
+  max: 20,
+  what: `a normalized code such as ${example} (digits separated by dots, 1 to 20 characters)`,
+});
 const dates = { gte: 'date', lte: 'date', between: 'dateRange' } as const;
 
 export const FILTER_FIELDS: Record<string, FieldSpec> = {
-  state: { operators: { eq: 'string', in: 'strings' }, check: pattern(/^[A-Za-z]{2}$/, 'a two-letter state code'), narrowing: always },
-  carrierIds: { operators: { containsAny: 'strings', notContainsAny: 'strings' }, check: text(500), narrowing: (op) => op === 'containsAny' },
-  naicCompanyCodes: { operators: { containsAny: 'strings', notContainsAny: 'strings' }, check: pattern(/^\d{5}$/, 'a five-digit NAIC company code'), narrowing: (op) => op === 'containsAny' },
-  groupId: { operators: { eq: 'string', in: 'strings' }, check: text(500) },
-  toiCode: { operators: { eq: 'string', in: 'strings' }, check: normalizedCode('04.0') },
-  subToiCode: { operators: { eq: 'string', in: 'strings' }, check: normalizedCode('04.0000') },
-  companyName: { operators: { eq: 'string', contains: 'string' }, check: text(500), narrowing: always },
-  productName: { operators: { eq: 'string', contains: 'string' }, check: text(500) },
+  state: { operators: { eq: 'string', in: 'strings' }, value: { kind: 'pattern', pattern: '^[A-Za-z]{2}$', what: 'a two-letter state code' }, narrowing: always },
+  carrierIds: { operators: { containsAny: 'strings', notContainsAny: 'strings' }, value: text(500), narrowing: (op) => op === 'containsAny' },
+  naicCompanyCodes: { operators: { containsAny: 'strings', notContainsAny: 'strings' }, value: { kind: 'pattern', pattern: '^\\d{5}$', what: 'a five-digit NAIC company code' }, narrowing: (op) => op === 'containsAny' },
+  groupId: { operators: { eq: 'string', in: 'strings' }, value: text(500) },
+  toiCode: { operators: { eq: 'string', in: 'strings' }, value: normalizedCode('04.0') },
+  subToiCode: { operators: { eq: 'string', in: 'strings' }, value: normalizedCode('04.0000') },
+  companyName: { operators: { eq: 'string', contains: 'string' }, value: text(500), narrowing: always },
+  productName: { operators: { eq: 'string', contains: 'string' }, value: text(500) },
   submissionDate: { operators: dates, narrowing: always },
   dispositionDate: { operators: dates, narrowing: always },
   stateStatusChangedDate: { operators: dates, narrowing: always },
-  trackingNumber: { operators: { eq: 'string', in: 'strings' }, check: text(256), narrowing: always },
-  normalizedOutcome: { operators: { eq: 'string', in: 'strings' }, check: oneOf(OUTCOMES) },
-  filingTypeNormalized: { operators: { eq: 'string', in: 'strings' }, check: oneOf(FILING_TYPES) },
-  source: { operators: { eq: 'string' }, check: oneOf(['serff', 'florida_irfs']) },
+  trackingNumber: { operators: { eq: 'string', in: 'strings' }, value: text(256), narrowing: always },
+  normalizedOutcome: { operators: { eq: 'string', in: 'strings' }, value: { kind: 'enum', values: OUTCOMES } },
+  filingTypeNormalized: { operators: { eq: 'string', in: 'strings' }, value: { kind: 'enum', values: FILING_TYPES } },
+  source: { operators: { eq: 'string' }, value: { kind: 'enum', values: ['serff', 'florida_irfs'] } },
 };
+
+/** A message when `v` breaks the rule, else null. */
+function checkValue(rule: ValueRule, v: string): string | null {
+  switch (rule.kind) {
+    case 'text':
+      return v.length >= 1 && v.length <= rule.max ? null : `Must be 1 to ${rule.max} characters.`;
+    case 'pattern':
+      if (rule.max !== undefined && (v.length < 1 || v.length > rule.max)) return `Must be 1 to ${rule.max} characters.`;
+      return new RegExp(rule.pattern).test(v) ? null : `Must be ${rule.what}.`;
+    case 'enum':
+      return rule.values.includes(v) ? null : `Must be one of ${rule.values.join(', ')}.`;
+  }
+}
+
+function valueSchema(rule: ValueRule | undefined): Record<string, unknown> {
+  if (!rule) return { type: 'string' };
+  switch (rule.kind) {
+    case 'text':
+      return { type: 'string', minLength: 1, maxLength: rule.max };
+    case 'pattern':
+      return { type: 'string', pattern: rule.pattern, ...(rule.max ? { minLength: 1, maxLength: rule.max } : {}) };
+    case 'enum':
+      return { type: 'string', enum: [...rule.values] };
+  }
+}
+
+const DATE_SCHEMA = { type: 'string', format: 'date' };
+
+/** The JSON Schema of every accepted filter: one variant per field and value kind, `value` always required. */
+export function filterSchemaVariants(): Record<string, unknown>[] {
+  const variants: Record<string, unknown>[] = [];
+  for (const [field, spec] of Object.entries(FILTER_FIELDS)) {
+    const byKind = new Map<ValueKind, string[]>();
+    for (const [op, kind] of Object.entries(spec.operators)) if (kind) byKind.set(kind, [...(byKind.get(kind) ?? []), op]);
+    for (const [kind, ops] of byKind) {
+      const one = valueSchema(spec.value);
+      const value =
+        kind === 'string' ? one
+        : kind === 'strings' ? { type: 'array', items: one, minItems: 1, maxItems: 100 }
+        : kind === 'date' ? DATE_SCHEMA
+        : { type: 'array', items: DATE_SCHEMA, minItems: 2, maxItems: 2, description: '[from, to], inclusive; from <= to' };
+      variants.push({
+        type: 'object',
+        additionalProperties: false,
+        required: ['field', 'operator', 'value'],
+        properties: { field: { const: field }, operator: ops.length === 1 ? { const: ops[0] } : { enum: ops }, value },
+      });
+    }
+  }
+  return variants;
+}
 
 export interface RawFilter {
   field: string;
@@ -70,14 +130,14 @@ export function filterProblems(f: RawFilter): { path: string[]; message: string;
   switch (kind) {
     case 'string': {
       if (typeof v !== 'string') return [{ path: ['value'], code: 'invalid_type', message: `${f.field} ${f.operator} takes a string.` }];
-      const m = spec.check?.(v);
+      const m = spec.value ? checkValue(spec.value, v) : null;
       return m ? [{ path: ['value'], code: 'invalid_value', message: m }] : [];
     }
     case 'strings': {
       if (!Array.isArray(v) || v.length < 1 || v.length > 100) return [{ path: ['value'], code: Array.isArray(v) ? 'invalid_value' : 'invalid_type', message: `${f.field} ${f.operator} takes an array of 1 to 100 strings.` }];
       for (let i = 0; i < v.length; i++) {
         if (typeof v[i] !== 'string') return [{ path: ['value', String(i)], code: 'invalid_type', message: 'Must be a string.' }];
-        const m = spec.check?.(v[i] as string);
+        const m = spec.value ? checkValue(spec.value, v[i] as string) : null;
         if (m) return [{ path: ['value', String(i)], code: 'invalid_value', message: m }];
       }
       return [];

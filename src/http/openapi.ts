@@ -51,12 +51,32 @@ function responseHeaders(status: string, own: HeaderDescriptions = {}): Record<s
   return Object.fromEntries(Object.entries(all).map(([h, d]) => [h, { description: d.description, required: true, schema: { type: 'string' } }]));
 }
 
+/** The tags operations are grouped by, in the order a reader meets them. */
+const TAGS = [
+  { name: 'identity', description: 'Who the API key belongs to.' },
+  { name: 'catalog', description: 'Read-only catalog of SERFF and Florida IRFS filings: browse by metadata, look up by tracking number.' },
+  { name: 'search', description: 'Full-text search over filing documents, with passages and page numbers.' },
+  { name: 'files', description: "A filing's stored files: inventory, extracted text in byte-bounded chunks, signed downloads and uploads." },
+  { name: 'directories', description: 'Carriers, carrier groups, MGAs and products.' },
+  { name: 'working filings', description: 'Filings being prepared: items, attachments, comments, their scopes and their event history.' },
+];
+
+/** One operationId per path form: a route with several forms names each (same order as its paths). */
+export function operationIdOf(r: RouteSpec, pathIndex: number): string {
+  if (typeof r.operationId === 'string') {
+    if (r.paths.length !== 1) throw new Error(`${r.paths.join(', ')}: one operationId per path form`);
+    return r.operationId;
+  }
+  if (r.operationId.length !== r.paths.length) throw new Error(`${r.paths.join(', ')}: one operationId per path form`);
+  return r.operationId[pathIndex];
+}
+
 /** The OpenAPI 3.1 document, generated from the same route definitions that validate requests. */
 export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer ifrs_...`' });
   for (const r of routes) {
-    for (const path of r.paths) {
+    for (const [i, path] of r.paths.entries()) {
       const responses: Record<string, unknown> = {};
       for (const [status, spec] of Object.entries(r.responses)) {
         responses[status] = {
@@ -81,6 +101,7 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
       registry.registerPath({
         method: r.method,
         path,
+        operationId: operationIdOf(r, i),
         summary: r.summary,
         description: r.description,
         tags: r.tags,
@@ -97,8 +118,11 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
     info: {
       title: 'Insurance Filing Research Service',
       version: '2.0.0',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      contact: { name: 'Insurance Filing Research Service operators' },
       description: `Regulatory filing catalog, document search, stored files, directories and working filings.\n\n${decisions}`,
     },
     servers: [{ url: '/api/v2' }],
+    tags: TAGS.filter((t) => routes.some((r) => r.tags?.includes(t.name))),
   });
 }

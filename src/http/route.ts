@@ -38,6 +38,8 @@ export interface RouteSpec<Q = unknown, B = unknown, P = unknown> {
   method: Method;
   /** Paths relative to /api/v2 in OpenAPI form (`/filings/{filingId}`); several = several forms, one handler. */
   paths: string[];
+  /** Stable OpenAPI operationId; one per path form when there are several (same order as `paths`). */
+  operationId: string | string[];
   summary: string;
   tags?: string[];
   description?: string;

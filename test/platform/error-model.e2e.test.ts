@@ -14,6 +14,7 @@ const probe: RouteModule = {
     defineRoute({
       method: 'post',
       paths: ['/probe/{id}', '/insurance/probe/{id}'],
+      operationId: ['probe', 'insuranceProbe'],
       summary: 'test probe',
       bodyLimit: 16 * 1024,
       params: z.strictObject({ id: z.uuid() }),
@@ -25,6 +26,7 @@ const probe: RouteModule = {
     defineRoute({
       method: 'get',
       paths: ['/probe-crash'],
+      operationId: 'probeCrash',
       summary: 'throws an unexpected error',
       responses: { 200: { description: 'never' } },
       handler: async () => {

@@ -34,4 +34,27 @@ describe('OpenAPI document', () => {
     }
     assert.ok(doc.components.schemas.Error.properties.requestId);
   });
+
+  it('rule: every operation has a stable, unique operationId and a declared tag; info names license and contact', () => {
+    const ids: string[] = [];
+    const declared = new Set((doc.tags as { name: string; description: string }[]).map((t) => t.name));
+    for (const [p, item] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        assert.match(op.operationId ?? '', /^[a-z][A-Za-z]+$/, `${method} ${p} has an operationId`);
+        ids.push(op.operationId);
+        for (const tag of op.tags ?? []) assert.ok(declared.has(tag), `${method} ${p}: tag ${tag} is declared`);
+      }
+    }
+    assert.equal(new Set(ids).size, ids.length, 'operationIds are unique');
+    assert.equal(doc.paths['/insurance/filings'].get.operationId, 'listInsuranceFilings');
+    assert.ok((doc.tags as { description: string }[]).every((t) => t.description.length > 10));
+    assert.ok(doc.info.license.name && doc.info.contact.name);
+  });
+
+  it('rule: fields the service accepts as null are nullable in the document (projectId, predecessorFilingId, parentCommentId)', () => {
+    const s = doc.components.schemas;
+    for (const [schema, field] of [['CreateManagedFiling', 'projectId'], ['CreateManagedFiling', 'predecessorFilingId'], ['PatchManagedFiling', 'projectId'], ['PatchManagedFiling', 'predecessorFilingId'], ['PostFilingComment', 'parentCommentId']]) {
+      assert.deepEqual(s[schema].properties[field].type, ['string', 'null'], `${schema}.${field}`);
+    }
+  });
 });
