@@ -6,6 +6,7 @@ import type { EventMetadata, LogPosition, NewEvent } from '../src/domain/events'
 import type { Logger } from '../src/logger';
 import type { ProjectionEngine } from '../projections/engine';
 import type { StreamStateCache } from './stream-state-cache';
+import { appendStarting } from '../src/http/write-trace';
 
 export interface CommandOptions {
   metadata: EventMetadata;
@@ -127,12 +128,14 @@ export class CommandHandler {
         if (readAt) await this.awaitProjections(readAt, opts.waitFor);
         return { state, events, version, position: null, guard: guarded };
       }
+      const wroteNothing = appendStarting();
       try {
         let r;
         const after = fold(decider, events as EventLike<E>[], state);
         if (guard && guardInAppend) {
           const g = await this.store.appendGuarded!(streamId, events, version, opts.metadata, typeof guard.append === 'function' ? guard.append(after) : guard.append);
           if (!g.result) {
+            wroteNothing();
             // Refused: the check on its own throws the refusal's error. Should it pass (the look-up changed
             // in between), the command goes on as one checked before appending.
             await checkGuard();
@@ -147,6 +150,7 @@ export class CommandHandler {
         return { state: after, events, version: r.nextVersion, position: r.position, guard: guarded };
       } catch (e) {
         if (!(e instanceof ExpectedVersionConflict)) throw e;
+        wroteNothing();
         // A state assumed without reading (cached or new) was a guess: reading the stream is not a retry.
         const wasGuess = !!assumed?.guess;
         // Another writer moved the stream past `version`. Read only what was appended since and fold it onto

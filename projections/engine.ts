@@ -8,9 +8,15 @@ import type { Logger } from '../src/logger';
 import type { Projector, TableNamer } from './projector';
 import type { SqlStatement } from './batch-sql';
 import { runScript } from '../infra/postgres/sql-script';
+import { ifAdvisoryLockFree, withSharedAdvisoryLock } from '../infra/postgres/advisory-locks';
 
 const SHADOW = '__rb';
 const SCHEMA_LOCK = 7262612;
+/**
+ * Held shared by every running rebuild for its whole run; a start removes shadow tables only when it can take it
+ * exclusively at once, i.e. no rebuild runs anywhere (CLI commands open a runtime, so start, while one works).
+ */
+const REBUILD_LOCK = 7262614;
 /** Lag is counted up to this many events (readiness compares it with IFRS_READY_MAX_LAG, default 10,000). */
 const LAG_CAP = 1_000_000;
 
@@ -199,6 +205,7 @@ export class ProjectionEngine {
    * whose projector version changed.
    */
   async ensureSchemas(): Promise<void> {
+    await this.removeInterruptedRebuilds();
     const stale: string[] = [];
     await withAdvisoryLock(this.knex, SCHEMA_LOCK, async () => {
       for (const p of this.byName.values()) {
@@ -218,6 +225,33 @@ export class ProjectionEngine {
       this.log.info({ projections: stale }, 'projector versions changed: rebuilding');
       await this.rebuild(stale);
     }
+  }
+
+  /**
+   * What a rebuild killed before its swap left behind (shadow tables, a search engine's shadow index, the shadow
+   * checkpoint) is removed at the next start, unless a rebuild is running somewhere. The live tables are never
+   * touched: a rebuild changes them only in its swap transaction.
+   */
+  private async removeInterruptedRebuilds(): Promise<void> {
+    const ran = await ifAdvisoryLockFree(this.knex, REBUILD_LOCK, async () => {
+      const projectors = [...this.byName.values()];
+      const shadowTables = projectors.flatMap((p) => p.tables.map((t) => t + SHADOW));
+      const tables = (
+        await this.knex.raw(
+          `select c.relname as name from pg_class c where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') and c.relname = any(?)`,
+          [shadowTables],
+        )
+      ).rows.map((r: { name: string }) => r.name) as string[];
+      const checkpoints = (await this.knex('projection_checkpoints').whereIn('name', projectors.map((p) => p.name + SHADOW)).pluck('name')) as string[];
+      for (const p of projectors) await p.discardShadow?.((t) => t + SHADOW);
+      if (!tables.length && !checkpoints.length) return;
+      await this.knex.transaction(async (trx) => {
+        for (const t of tables) await trx.raw(`drop table if exists ?? cascade`, [t]);
+        await trx('projection_checkpoints').whereIn('name', checkpoints).delete();
+      });
+      this.log.info({ tables, checkpoints }, 'removed the leftovers of an interrupted projections rebuild');
+    });
+    if (!ran) this.log.info('a projections rebuild is running: its shadow tables are left to it');
   }
 
   private async readCheckpoint(db: Knex | Knex.Transaction, name: string): Promise<Checkpoint | null> {
@@ -619,6 +653,16 @@ export class ProjectionEngine {
     return { projections: out, head: Number(head.prepare) };
   }
 
+  /** The projections whose checkpoint has not reached `position` yet. */
+  async behind(position: LogPosition): Promise<string[]> {
+    const out: string[] = [];
+    for (const p of this.byName.values()) {
+      const cp = await this.readCheckpoint(this.knex, p.name);
+      if (!cp || comparePositions(cp.position, position) < 0) out.push(p.name);
+    }
+    return out;
+  }
+
   /**
    * Events between a checkpoint and the head, through the port (so it works on any adapter), capped
    * since readiness only compares it with a bound. Adapters that cannot count report 1 for "behind".
@@ -637,6 +681,10 @@ export class ProjectionEngine {
    * swaps them in one transaction that holds the live checkpoint (so no live batch interleaves).
    */
   async rebuild(names?: string[], onProgress?: (p: RebuildProgress) => void): Promise<{ rebuilt: string[]; events: number }> {
+    return withSharedAdvisoryLock(this.knex, REBUILD_LOCK, () => this.rebuildHoldingLock(names, onProgress));
+  }
+
+  private async rebuildHoldingLock(names?: string[], onProgress?: (p: RebuildProgress) => void): Promise<{ rebuilt: string[]; events: number }> {
     const targets = names && names.length ? names.map((n) => this.get(n)) : this.projectors;
     let events = 0;
     for (const p of targets) {

@@ -44,6 +44,12 @@ export interface Projector {
    * behind the rebuilt data, so a failed commit replays idempotent writes.
    */
   promote?(shadow: TableNamer): Promise<void>;
+  /**
+   * Optional, for read models kept outside Postgres: removes what a rebuild that never reached its swap
+   * built under `shadow` (the engine drops the shadow tables itself). Called at start when no rebuild
+   * runs; must do nothing when there is nothing to remove.
+   */
+  discardShadow?(shadow: TableNamer): Promise<void>;
 }
 
 export const PROJECTORS = Symbol.for('Projectors');

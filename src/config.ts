@@ -1,46 +1,140 @@
 import path from 'node:path';
+import { z } from 'zod';
 
-/** 12-factor configuration: every knob is an environment variable with a safe default. */
-export interface Config {
-  dataDir: string;
-  databaseUrl: string | null;
-  port: number;
-  host: string;
-  logLevel: string;
-  /** HMAC key for cursors and signed addresses; derived per data directory when unset (see secrets.ts). */
-  secret: string | null;
-  publicBaseUrl: string | null;
-  esdbUrl: string | null;
-  kafkaBrokers: string[] | null;
-  /** The one topic the Kafka relay writes every event to (key = stream id). */
-  kafkaTopic: string;
-  elasticsearchUrl: string | null;
-  /** The alias the Elasticsearch search index is read and written through (physical indexes are `<alias>-<suffix>`). */
-  elasticsearchIndex: string;
-  /** Upper bound for the read-your-writes wait of a command, in milliseconds. */
-  readYourWritesTimeoutMs: number;
-  /** Readiness fails when a projection lags the head by more than this many events. */
-  readyMaxLag: number;
+/**
+ * One configuration setting: the environment variable (12-factor; every knob has a safe default), the CLI
+ * flag that overrides it, if any, and the zod schema that turns the text into a value. `expected` is what
+ * the one-line error says a valid value looks like.
+ */
+export interface Setting<T> {
+  env: string;
+  flag?: string;
+  expected: string;
+  /** Takes the text (undefined when unset or empty) and gives the value, with the default applied. */
+  schema: z.ZodType<T, string | null | undefined>;
+  /** Never echoed in an error (credentials). */
+  secret?: boolean;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  // An empty variable counts as unset, as for the others below: `PORT=` was port 0 (a random one),
-  // `HOST=` every interface and `IFRS_DATA_DIR=` the working directory itself.
-  const cfg: Config = {
-    dataDir: path.resolve(env.IFRS_DATA_DIR || './.data'),
-    databaseUrl: env.DATABASE_URL || null,
-    port: Number(env.PORT || 8080),
-    host: env.HOST || '127.0.0.1',
-    logLevel: env.LOG_LEVEL ?? 'info',
-    secret: env.IFRS_SECRET || null,
-    publicBaseUrl: env.PUBLIC_BASE_URL || null,
-    esdbUrl: env.ESDB_URL || null,
-    kafkaBrokers: env.KAFKA_BROKERS ? env.KAFKA_BROKERS.split(',').map((s) => s.trim()).filter(Boolean) : null,
-    kafkaTopic: env.KAFKA_TOPIC || 'ifrs.events',
-    elasticsearchUrl: env.ELASTICSEARCH_URL || null,
-    elasticsearchIndex: env.ELASTICSEARCH_INDEX || 'ifrs-search',
-    readYourWritesTimeoutMs: Number(env.IFRS_RYW_TIMEOUT_MS ?? 5000),
-    readyMaxLag: Number(env.IFRS_READY_MAX_LAG ?? 10000),
-  };
-  return { ...cfg, ...overrides };
+const setting = <T>(s: Setting<T>): Setting<T> => s;
+
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+const urlWith = (protocols: string[]) =>
+  z.string().refine((s) => {
+    try {
+      return protocols.includes(new URL(s).protocol);
+    } catch {
+      return false;
+    }
+  });
+
+const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const host = z.union([z.ipv4(), z.ipv6(), z.string().regex(HOSTNAME)]);
+const onOff = z.enum(['0', '1']);
+
+/**
+ * Every environment variable and flag the service reads, one entry each, validated before anything starts
+ * (`loadConfig`). To add one: an entry here; its value type joins `Config` by itself.
+ */
+export const SETTINGS = {
+  dataDir: setting({ env: 'IFRS_DATA_DIR', flag: '--data-dir', expected: 'a directory path', schema: z.string().default('./.data').transform((p) => path.resolve(p)) }),
+  databaseUrl: setting({
+    env: 'DATABASE_URL',
+    expected: 'a postgres:// or postgresql:// URL',
+    secret: true,
+    schema: urlWith(['postgres:', 'postgresql:', 'socket:']).nullable().default(null),
+  }),
+  port: setting({ env: 'PORT', flag: '--port', expected: 'an integer 0-65535 (0: any free port)', schema: integer(0, 65535).default(8080) }),
+  host: setting({ env: 'HOST', flag: '--host', expected: 'an IP address or a host name', schema: host.default('127.0.0.1') }),
+  logLevel: setting({
+    env: 'LOG_LEVEL',
+    expected: 'one of fatal, error, warn, info, debug, trace, silent',
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  }),
+  /** HMAC key for cursors and signed addresses; derived per data directory when unset (see secrets.ts). */
+  secret: setting({ env: 'IFRS_SECRET', expected: 'at least 16 characters', secret: true, schema: z.string().min(16).nullable().default(null) }),
+  publicBaseUrl: setting({ env: 'PUBLIC_BASE_URL', expected: 'an http:// or https:// URL', schema: urlWith(['http:', 'https:']).nullable().default(null) }),
+  esdbUrl: setting({ env: 'ESDB_URL', expected: 'an esdb:// or esdb+discover:// URL', schema: urlWith(['esdb:', 'esdb+discover:']).nullable().default(null) }),
+  kafkaBrokers: setting({
+    env: 'KAFKA_BROKERS',
+    expected: 'a comma-separated list of host:port',
+    schema: z
+      .string()
+      .transform((s) => s.split(',').map((b) => b.trim()).filter(Boolean))
+      .pipe(z.array(z.string().regex(/^[^\s:,]+:\d{1,5}$/)).min(1))
+      .nullable()
+      .default(null),
+  }),
+  /** The one topic the Kafka relay writes every event to (key = stream id). */
+  kafkaTopic: setting({ env: 'KAFKA_TOPIC', expected: 'a Kafka topic name (letters, digits, ".", "_", "-"; at most 249)', schema: z.string().regex(/^[A-Za-z0-9._-]{1,249}$/).default('ifrs.events') }),
+  elasticsearchUrl: setting({ env: 'ELASTICSEARCH_URL', expected: 'an http:// or https:// URL', schema: urlWith(['http:', 'https:']).nullable().default(null) }),
+  /** The alias the Elasticsearch search index is read and written through (physical indexes are `<alias>-<suffix>`). */
+  elasticsearchIndex: setting({
+    env: 'ELASTICSEARCH_INDEX',
+    expected: 'an Elasticsearch index name (lowercase letters, digits, "_", "-", "."; not starting with "_", "-" or "+")',
+    schema: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,199}$/).default('ifrs-search'),
+  }),
+  /** Upper bound for the read-your-writes wait of a command, in milliseconds. */
+  readYourWritesTimeoutMs: setting({ env: 'IFRS_RYW_TIMEOUT_MS', expected: 'an integer 0-600000 (milliseconds)', schema: integer(0, 600_000).default(5000) }),
+  /** Readiness fails when a projection lags the head by more than this many events. */
+  readyMaxLag: setting({ env: 'IFRS_READY_MAX_LAG', expected: 'a non-negative integer (events)', schema: integer(0, Number.MAX_SAFE_INTEGER).default(10000) }),
+  /** Read by src/util/heap-growth.ts; 0 leaves V8's own choice. */
+  heapGrowthPercent: setting({ env: 'IFRS_HEAP_GROWTH_PERCENT', expected: 'an integer 0-1000 (percent; 0: V8 decides)', schema: integer(0, 1000).default(100) }),
+  /** Read by src/util/serial-scavenge.ts. */
+  parallelScavenge: setting({ env: 'IFRS_PARALLEL_SCAVENGE', expected: '0 or 1', schema: onOff.default('0').transform((v) => v === '1') }),
+  /** Read by src/util/bulk-node-flags.ts (bin/ifrs.js, before this module loads). */
+  bulkNodeFlags: setting({ env: 'IFRS_BULK_NODE_FLAGS', expected: '0 or 1', schema: onOff.default('1').transform((v) => v === '1') }),
+  /** Read by bin/ifrs.js: run the compiled build (dist) or the TypeScript sources (src); unset: dist when current. */
+  runFrom: setting({ env: 'IFRS_RUN', expected: 'dist or src', schema: z.enum(['dist', 'src']).nullable().default(null) }),
+  /** Catalog filings `serve --demo` seeds (commands/demo/demo-seed.ts). */
+  demoFilings: setting({ env: 'IFRS_DEMO_FILINGS', expected: 'a non-negative integer', schema: integer(0, 10_000_000).nullable().default(null) }),
+};
+
+type Settings = typeof SETTINGS;
+export type Config = { [K in keyof Settings]: Settings[K] extends Setting<infer T> ? T : never };
+
+/** Values given on the command line, by setting; they win over the environment. */
+export type ConfigFlags = Partial<Record<keyof Settings, string | undefined>>;
+
+/** A bad setting, as the one line the CLI prints (`invalid PORT "abc": expected an integer 0-65535`). */
+export class ConfigError extends Error {
+  constructor(
+    /** The environment variable or flag that holds the bad value. */
+    readonly source: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function display(raw: string): string {
+  const shown = raw.length > 60 ? `${raw.slice(0, 57)}...` : raw;
+  return JSON.stringify(shown);
+}
+
+/**
+ * The configuration from the environment and the flags, checked entry by entry; the first bad value throws
+ * a ConfigError naming it. An empty variable counts as unset (`PORT=` was port 0, `HOST=` every interface,
+ * `IFRS_DATA_DIR=` the working directory); an empty flag is a bad value. `overrides` are typed values
+ * (tests, embedding) applied last.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}, flags: ConfigFlags = {}): Config {
+  const config: Record<string, unknown> = {};
+  for (const [name, s] of Object.entries(SETTINGS) as [keyof Settings, Setting<unknown>][]) {
+    const fromFlag = s.flag !== undefined && flags[name] !== undefined;
+    const raw = fromFlag ? flags[name] : env[s.env] === '' ? undefined : env[s.env];
+    const parsed = s.schema.safeParse(raw);
+    if (!parsed.success) {
+      const source = fromFlag ? s.flag! : s.env;
+      throw new ConfigError(source, `invalid ${source}${s.secret ? ' (value not shown)' : ` ${display(String(raw))}`}: expected ${s.expected}`);
+    }
+    config[name] = parsed.data;
+  }
+  return { ...(config as Config), ...overrides };
 }

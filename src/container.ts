@@ -21,6 +21,7 @@ import { SignedUrls } from './http/signed-urls';
 import { StoreBackedBus } from '../infra/bus/store-backed-bus';
 import type { BusRelay } from './ports/bus';
 import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
+import { PostgresIdempotencyStore } from '../infra/idempotency/postgres-idempotency-store';
 
 /*
  * The optional adapters (EventStoreDB, Kafka, Elasticsearch) are required only in the branch that binds
@@ -68,6 +69,10 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
   c.bind(TOKENS.Extractors).toConstantValue([plainTextExtractor] as Extractor[]);
   c.bind(TOKENS.FileIngest).toDynamicValue((ctx) => new BlobFileIngest(ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.Extractors))).inSingletonScope();
   c.bind(TOKENS.SignedUrls).toDynamicValue(() => new SignedUrls(secret, config.publicBaseUrl)).inSingletonScope();
+  // A claim outlives any request the service lets run (the read-your-writes wait is bounded); past it, its host is presumed gone.
+  c.bind(TOKENS.IdempotencyStore)
+    .toDynamicValue(() => new PostgresIdempotencyStore(db.knex, { leaseMs: Math.max(30_000, 4 * config.readYourWritesTimeoutMs) }))
+    .inSingletonScope();
   bindBus(c, config, db, log);
   for (const install of FEATURES) install(c);
   bindSearchEngine(c, config);

@@ -7,4 +7,5 @@ export const DECISIONS = `Decisions where the contract is silent:
 - Nullable fields are always present (null), empty lists are [].
 - Cursors are opaque, at most 128 characters, HMAC-signed, bound to the caller and to every filter, sort and limit, and expire 24 hours after the first page; except the products list's, which the spec makes live offsets (no binding or expiry).
 - Key permission serff:view is needed to see source=serff catalog filings.
-- The tenant dataset naic gates /insurance/carriers* and /insurance/carrier-groups* (403 dataset_not_enabled).` + WORKING_FILINGS_DECISIONS;
+- The tenant dataset naic gates /insurance/carriers* and /insurance/carrier-groups* (403 dataset_not_enabled).
+- Safe retries (extension): POST writes accept Idempotency-Key (Stripe convention): the first successful answer is kept per caller (tenant and user) and key for 24 hours and replayed (Idempotent-Replayed: true) for a retry of the same request; another body is 422 idempotency_key_reused; a retry while the first is still running is 409 idempotency_key_in_use with Retry-After; an error answer is kept only when the write may already have committed (otherwise a retry runs again). Upload completion refuses the header (400 idempotency_key_not_supported), since the contract makes it non-idempotent; read-only POSTs (search, listings) ignore it.` + WORKING_FILINGS_DECISIONS;

@@ -10,6 +10,7 @@ import type { Runtime } from './runtime';
 import { TOKENS } from './tokens';
 import type { Authenticator } from '../queries/identity/authenticator';
 import { DECISIONS } from './decisions';
+import { Readiness } from './readiness';
 import type { Bus, BusRelay, BusWorker } from './ports/bus';
 import { processAlive as alive } from './util/process';
 import { ensureDir } from './util/ensure-dir';
@@ -54,7 +55,8 @@ function registerProjectionMetrics(rt: Runtime, registry: client.Registry): void
   });
 }
 
-export function buildApp(rt: Runtime) {
+/** `readiness` is taken at the process's start (Readiness.atStart); without one, at the app's first readiness check. */
+export function buildApp(rt: Runtime, readiness?: Readiness) {
   const auth = rt.container.get<Authenticator>(TOKENS.Authenticator);
   const metrics = rt.container.get<client.Registry>(TOKENS.Metrics);
   registerProjectionMetrics(rt, metrics);
@@ -65,13 +67,9 @@ export function buildApp(rt: Runtime) {
     log: rt.log,
     metrics,
     decisions: DECISIONS,
+    idempotency: rt.container.get(TOKENS.IdempotencyStore),
     health: {
-      ready: async () => {
-        await rt.db.knex.raw('select 1');
-        const s = await rt.engine.status();
-        const lagging = s.projections.filter((p) => p.lag > rt.config.readyMaxLag);
-        return { ok: lagging.length === 0, details: { projections: s.projections, head: s.head } };
-      },
+      ready: async () => (readiness ??= await Readiness.atStart(rt)).check(),
     },
   });
 }
@@ -133,7 +131,7 @@ export async function startServer(rt: Runtime, opts: { port: number; host: strin
   if (opts.role === 'all' || opts.role === 'projector' || opts.role === 'relay') await rt.container.get<BusRelay>(TOKENS.BusRelay).start();
   if (opts.role === 'all' || opts.role === 'indexer') await startBusWorkers(rt);
   if (opts.role !== 'all' && opts.role !== 'api') return { server: null, url: null };
-  const app = buildApp(rt);
+  const app = buildApp(rt, await Readiness.atStart(rt));
   const server = createAppServer(app);
   server.keepAliveTimeout = 65_000;
   answerClientErrorsAsJson(server);

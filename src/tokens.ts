@@ -27,4 +27,6 @@ export const TOKENS = {
   Elasticsearch: Symbol.for('Elasticsearch'),
   Extractors: Symbol.for('Extractors'),
   SignedUrls: Symbol.for('SignedUrls'),
+  /** Idempotency-Key answers, shared by every API host. */
+  IdempotencyStore: Symbol.for('IdempotencyStore'),
 } as const;

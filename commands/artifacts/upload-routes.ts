@@ -38,6 +38,7 @@ export class UploadRoutes implements RouteModule {
         method: 'post',
         paths: ['/files/uploads'],
         operationId: 'startFileUpload',
+        idempotencyKey: 'honored',
         summary: 'Request a signed upload address',
         extension: true,
         description:
@@ -66,6 +67,7 @@ export class UploadRoutes implements RouteModule {
         method: 'post',
         paths: ['/files/uploads/complete'],
         operationId: 'completeFileUploads',
+        idempotencyKey: 'refused',
         summary: 'Confirm uploaded files',
         description:
           'One result per confirmation, in order. Per-file failures inside the 200: PERMISSION_DENIED (read-only key, or no editor/manager role in the upload\'s scope), UPLOAD_TOKEN_INVALID, UPLOAD_TOKEN_EXPIRED, UPLOAD_NOT_FOUND (nothing was PUT yet). A replay adds another version. Indexing is scheduled, not awaited. uri is urn:ifrs:upload:<uploadId>.',

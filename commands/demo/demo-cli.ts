@@ -4,12 +4,11 @@ import type { Runtime } from '../../src/runtime';
 import { DEFAULT_FILINGS, DEFAULT_SEED, generateDemo } from '../../infra/demo/generate';
 import type { seedDemo as SeedDemo } from './demo-seed';
 import { fail, printResult } from '../../src/cli/output';
+import { flagParser } from '../../src/cli/flags';
+import { z } from 'zod';
 
-function count(name: string, v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${v}`);
-  return n;
-}
+const COUNT = z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().max(Number.MAX_SAFE_INTEGER));
+const count = (flag: string) => flagParser(flag, 'a non-negative integer', COUNT);
 
 /** `ifrs demo seed` (the demo data set, imported) and `ifrs demo generate` (the JSONL only, for benchmarks). */
 export const demoCommand: CliExtension = (program: Command) => {
@@ -17,12 +16,11 @@ export const demoCommand: CliExtension = (program: Command) => {
   demo
     .command('seed')
     .description('demo tenant, scope, user, a new API key, catalog with PDF originals, directories and working filings; safe to repeat')
-    .option('--filings <n>', 'catalog filings', String(DEFAULT_FILINGS))
+    .option('--filings <n>', 'catalog filings', count('--filings'), DEFAULT_FILINGS)
     .option('--no-pdf', 'no PDF originals: every document carries its text (fast; for large benchmark sets)')
-    .option('--seed <n>', 'generator seed', String(DEFAULT_SEED))
-    .action(async (o: { filings: string; pdf: boolean; seed: string }, cmd: Command) => {
-      const filings = count('--filings', o.filings);
-      const seed = count('--seed', o.seed);
+    .option('--seed <n>', 'generator seed', count('--seed'), DEFAULT_SEED)
+    .action(async (o: { filings: number; pdf: boolean; seed: number }, cmd: Command) => {
+      const { filings, seed } = o;
       // Loaded here, not at the top: src/cli/main imports the extension list that imports this module.
       const { withRuntime } = require('../../src/cli/main') as { withRuntime: (cmd: Command, fn: (rt: Runtime) => Promise<unknown>) => Promise<void> };
       // Also on demand: the seeder (documents, importer, PDFs) is heap every other command would carry.
@@ -33,17 +31,17 @@ export const demoCommand: CliExtension = (program: Command) => {
     .command('generate')
     .description('write the demo data set as an import file (DIR/demo.jsonl, PDFs under DIR/files), streaming')
     .requiredOption('--out <dir>', 'output directory')
-    .option('--filings <n>', 'catalog filings', String(DEFAULT_FILINGS))
+    .option('--filings <n>', 'catalog filings', count('--filings'), DEFAULT_FILINGS)
     .option('--no-pdf', 'no PDF originals: every document carries its text')
     .option('--scope <scope>', 'also emit scope_* and managed_filing records for this scope (mc:<uuid>)')
-    .option('--seed <n>', 'generator seed', String(DEFAULT_SEED))
-    .action(async (o: { out: string; filings: string; pdf: boolean; scope?: string; seed: string }) => {
+    .option('--seed <n>', 'generator seed', count('--seed'), DEFAULT_SEED)
+    .action(async (o: { out: string; filings: number; pdf: boolean; scope?: string; seed: number }) => {
       try {
         const started = Date.now();
         let last = 0;
         const r = await generateDemo({
-          filings: count('--filings', o.filings),
-          seed: count('--seed', o.seed),
+          filings: o.filings,
+          seed: o.seed,
           outDir: o.out,
           pdf: o.pdf,
           scope: o.scope,

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import type { CliExtension } from '../../src/cli/extensions';
+import { flagParser } from '../../src/cli/flags';
+import { z } from 'zod';
 import type { Runtime } from '../../src/runtime';
 import { TOKENS } from '../../src/tokens';
 import { DEFAULT_IMPORT_CONCURRENCY, importFile, type ImportResult } from './import-file';
@@ -45,10 +47,10 @@ export const importCommand: CliExtension = (program: Command) => {
     .description('import JSON Lines records (carriers, groups, MGAs, products, catalog filings, scope records, ...)')
     .argument('<file>', 'a .jsonl file; content paths of files are relative to it')
     .option('--wait', 'return only when every projection has caught up with the import', false)
-    .option('--concurrency <n>', 'records in flight at once', String(DEFAULT_IMPORT_CONCURRENCY))
-    .action(async (file: string, o: { wait: boolean; concurrency: string }, cmd: Command) => {
+    .option('--concurrency <n>', 'records in flight at once', flagParser('--concurrency', 'an integer 1-10000', z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(10_000))), DEFAULT_IMPORT_CONCURRENCY)
+    .action(async (file: string, o: { wait: boolean; concurrency: number }, cmd: Command) => {
       // Loaded here, not at the top: src/cli/main imports the extension list that imports this module.
       const { withRuntime } = require('../../src/cli/main') as { withRuntime: (cmd: Command, fn: (rt: Runtime) => Promise<unknown>) => Promise<void> };
-      await withRuntime(cmd, (rt) => runImport(rt, file, { wait: o.wait, concurrency: Math.max(1, Number(o.concurrency) || DEFAULT_IMPORT_CONCURRENCY), progress: !!process.stderr.isTTY }));
+      await withRuntime(cmd, (rt) => runImport(rt, file, { wait: o.wait, concurrency: o.concurrency, progress: !!process.stderr.isTTY }));
     });
 };

@@ -23,7 +23,10 @@ export class CommentWriteRoutes implements RouteModule {
         method: 'post',
         paths: ['/managed-filings/{filingId}/comments'],
         operationId: 'addFilingComment',
+        idempotencyKey: 'honored',
         summary: 'Start a comment thread or reply',
+        description:
+          'Adds a comment to the working filing: a new thread, or a reply when `parentCommentId` names a comment of the same filing (a reply joins its parent\'s thread). 201 with the comment.',
         extension: true,
         tags,
         params: FilingIdParams,
@@ -36,6 +39,8 @@ export class CommentWriteRoutes implements RouteModule {
       operationId: 'updateFilingComment',
         paths: ['/managed-filings/{filingId}/comments/{commentId}'],
         summary: 'Edit a comment (author only; sets editedAt)',
+        description:
+          'Replaces the comment\'s body. Only its author may edit; a deleted comment cannot be edited (409).',
         extension: true,
         tags,
         params: CommentParams,
@@ -48,6 +53,8 @@ export class CommentWriteRoutes implements RouteModule {
       operationId: 'deleteFilingComment',
         paths: ['/managed-filings/{filingId}/comments/{commentId}'],
         summary: 'Delete a comment (it stays as a tombstone)',
+        description:
+          'Deletes the comment\'s body; the comment stays in its thread as a tombstone so replies keep their place. 204.',
         extension: true,
         tags,
         params: CommentParams,
@@ -60,7 +67,8 @@ export class CommentWriteRoutes implements RouteModule {
       defineRoute({
         method: 'post',
         paths: ['/managed-filings/{filingId}/comments/{commentId}/resolve'],
-      operationId: 'resolveFilingComment',
+        operationId: 'resolveFilingComment',
+        idempotencyKey: 'honored',
         summary: 'Resolve the comment\'s thread',
         extension: true,
         description: 'Appends a status_change entry to the timeline; resolving a resolved thread changes nothing. Answers the thread\'s first comment.',
@@ -73,8 +81,11 @@ export class CommentWriteRoutes implements RouteModule {
       defineRoute({
         method: 'post',
         paths: ['/managed-filings/{filingId}/comments/{commentId}/reopen'],
-      operationId: 'reopenFilingComment',
+        operationId: 'reopenFilingComment',
+        idempotencyKey: 'honored',
         summary: 'Reopen the comment\'s thread',
+        description:
+          'Marks the thread the comment belongs to as open again. Reopening an open thread changes nothing.',
         extension: true,
         tags,
         params: CommentParams,

@@ -12,6 +12,7 @@ export class FilingWriteRoutes implements RouteModule {
         method: 'post',
         paths: ['/managed-filings', '/insurance/managed-filings'],
         operationId: ['createManagedFiling', 'createInsuranceManagedFiling'],
+        idempotencyKey: 'honored',
         summary: 'Create a working filing',
         description:
           'Required: scope, companyId, jurisdictionId, primaryProductId, filingType. The scope must be an active scope of the caller\'s tenant where the caller is editor or manager (404 for a scope it cannot see, 403 for one it can see but not change); companyId, jurisdictionId and product ids must come from that scope\'s listings (400). Answers 201 with the full record and Location: /api/v2/managed-filings/{id}.',

@@ -12,6 +12,7 @@ export class ItemWriteRoutes implements RouteModule {
         method: 'post',
         paths: ['/managed-filings/{filingId}/items'],
         operationId: 'addManagedFilingItem',
+        idempotencyKey: 'honored',
         summary: 'Add an item to a working filing',
         extension: true,
         description: 'Needs filing edit permission. artifactId and attachment ids must be artifacts of the filing\'s scope (400 otherwise).',

@@ -144,6 +144,15 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     if (old.length) await this.client.indices.delete({ index: old, ignore_unavailable: true });
   }
 
+  /** The indexes a rebuild killed before `promote` left under its alias (the live alias never points at them). */
+  async discardShadow(shadow: (logical: string) => string): Promise<void> {
+    const from = shadow(this.alias);
+    if (from === this.alias) return;
+    const live = new Set(await this.indicesOf(this.alias));
+    const orphans = (await this.indicesOf(from)).filter((i) => !live.has(i));
+    if (orphans.length) await this.client.indices.delete({ index: orphans, ignore_unavailable: true });
+  }
+
   // ---- writes ----
 
   /** Acknowledged and refreshed when it returns: the caller's checkpoint may move, and searches see the write. */

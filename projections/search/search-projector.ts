@@ -50,6 +50,10 @@ export class SearchProjector implements Projector {
     await this.index.promote?.(shadow);
   }
 
+  async discardShadow(shadow: TableNamer): Promise<void> {
+    await this.index.discardShadow?.(shadow);
+  }
+
   private async document(f: CatalogFile): Promise<SearchDocument | null> {
     if (!f.text) return null;
     const text = await this.blobs.get(f.text.textSha256);

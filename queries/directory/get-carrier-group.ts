@@ -17,6 +17,8 @@ export class GetCarrierGroupRoute implements RouteModule {
         paths: ['/insurance/carrier-groups/{groupId}'],
         operationId: 'getCarrierGroup',
         summary: 'Get a carrier group',
+        description:
+          'One carrier group with its member carriers. 404 when no group has this id.',
         tags: ['directories'],
         params: z.strictObject({ groupId: z.string().max(500) }),
         responses: { 200: { description: 'The carrier group with its members', schema: CarrierGroupDetail } },

@@ -16,6 +16,8 @@ export class GetMgaRoute implements RouteModule {
         paths: ['/insurance/mgas/{mgaId}'],
         operationId: 'getMga',
         summary: 'Get an MGA',
+        description:
+          'One MGA with its carriers and their roles (fronting carrier, capacity provider). 404 when no MGA has this id.',
         tags: ['directories'],
         params: z.strictObject({ mgaId: z.string().max(500) }),
         responses: { 200: { description: 'The MGA and its backing carriers', schema: MgaDetail } },

@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
+import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
 import { DIR } from '../../projections/directory/directory-projector';
 import { notFound } from '../../src/domain/errors';
+import { canViewSerff, type Principal } from '../../src/identity/principal';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
 import { Product } from './directory-schemas';
-import { productBase, productsWithNames, withVerification, type ProductRow } from './product-record';
+import { citedFilingIds, productBase, productsWithNames, withheldFrom, withVerification, type ProductRow } from './product-record';
 
 /** GET /insurance/products/{productId}: complete availability with writing companies, and the comparison claims. */
 export class GetProductRoute implements RouteModule {
@@ -18,10 +20,12 @@ export class GetProductRoute implements RouteModule {
         operationId: ['getInsuranceProduct', 'getProduct'],
         summary: 'Get a product',
         tags: ['directories'],
-        description: 'Claims keep their citations as given; a claim is verified: false when it has no citation or one of kind unavailable (internal_source).',
+        description:
+          'Claims keep their text and qualifications; a citation of a filing the caller may not see (a SERFF filing without serff:view, or one not in the catalog) is withheld. ' +
+          'A claim is verified: false when no citation is left or one is of kind unavailable (internal_source).',
         params: z.strictObject({ productId: z.string().max(500) }),
         responses: { 200: { description: 'The product', schema: Product } },
-        handler: async ({ params }) => {
+        handler: async ({ params, principal }) => {
           const r = (await productsWithNames(this.knex).where('p.id', params.productId).first()) as ProductRow | undefined;
           if (!r) throw notFound(`No product ${params.productId}.`);
           const ids = [...new Set(r.availability.flatMap((a) => a.writingCompanyIds))];
@@ -39,11 +43,24 @@ export class GetProductRoute implements RouteModule {
                 subtoiCodes: a.subtoiCodes,
                 note: a.note,
               })),
-              claims: r.claims.map(withVerification),
+              claims: (await this.visibleClaims(r, principal)).map(withVerification),
             },
           };
         },
       }),
     ];
+  }
+
+  /**
+   * Without serff:view only citations of catalog filings known not to be SERFF filings stay: an id the
+   * catalog does not hold (yet) could be one, so it is withheld too (fail closed).
+   */
+  private async visibleClaims(r: ProductRow, principal: Principal) {
+    if (canViewSerff(principal)) return r.claims;
+    const cited = citedFilingIds(r.claims);
+    const visible = cited.length
+      ? ((await this.knex(CATALOG_FILINGS).whereIn('id', cited).whereNot('source', 'serff').select('id')) as { id: string }[]).map((x) => x.id)
+      : [];
+    return withheldFrom(r.claims, new Set(visible));
   }
 }

@@ -32,6 +32,8 @@ export class ListCarrierGroupsRoute implements RouteModule {
         paths: ['/insurance/carrier-groups'],
         operationId: 'listCarrierGroups',
         summary: 'List carrier groups',
+        description:
+          'Carrier groups of the directory, ordered by name, in cursor pages. `name` matches case-insensitively; `identifier` is `scheme:value` (e.g. `naic_group:3294`).',
         tags: ['directories'],
         query: Query,
         responses: { 200: { description: 'A page of carrier groups', schema: z.object({ carrierGroups: z.array(CarrierGroup), nextCursor: z.string().nullable() }) } },

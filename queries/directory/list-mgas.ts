@@ -23,6 +23,8 @@ export class ListMgasRoute implements RouteModule {
         paths: ['/insurance/mgas'],
         operationId: 'listMgas',
         summary: 'List MGAs',
+        description:
+          'Managing general agents of the directory, ordered by name, in cursor pages, with the carriers they write for.',
         tags: ['directories'],
         query: Query,
         responses: { 200: { description: 'A page of MGAs', schema: z.object({ mgas: z.array(Mga), nextCursor: z.string().nullable() }) } },

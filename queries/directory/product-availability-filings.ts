@@ -22,6 +22,8 @@ export class ProductAvailabilityFilingsRoute implements RouteModule {
         paths: ['/insurance/products/{productId}/availability/{state}/filings', '/products/{productId}/availability/{state}/filings'],
         operationId: ['listInsuranceProductAvailabilityFilings', 'listProductAvailabilityFilings'],
         summary: 'Catalog filings recorded for a product in a state',
+        description:
+          'The catalog filings the directory cites for this product in this state, as catalog records. SERFF filings are absent without serff:view. One page, newest submission first; a state with none is an empty list. 404 when the product is unknown.',
         tags: ['directories'],
         params: z.strictObject({ productId: z.string().max(500), state: z.string().min(1).max(200) }),
         responses: { 200: { description: 'The filings (always one page)', schema: z.object({ filings: z.array(CatalogFiling), nextCursor: z.null() }) } },

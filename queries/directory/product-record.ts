@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { DIR } from '../../projections/directory/directory-projector';
-import type { AvailabilityRow, ProductClaim } from '../../commands/directory/directory-records';
+import type { AvailabilityRow, Citation, ProductClaim } from '../../commands/directory/directory-records';
+import { UUID_ANY_CASE } from '../../src/domain/uuid';
 
 export interface ProductRow {
   id: string;
@@ -46,4 +47,28 @@ export function productBase(r: ProductRow) {
 export function withVerification(c: ProductClaim) {
   const unretrievable = c.citations.some((x) => x.kind === 'unavailable');
   return { ...c, verified: c.citations.length > 0 && !unretrievable };
+}
+
+/** The filing a citation names (lower-cased, as the catalog keeps uuids), or null for other kinds. */
+const citedFiling = (x: Citation): string | null => (x.kind === 'filing' && typeof x.filingId === 'string' ? x.filingId.toLowerCase() : null);
+
+/** The catalog filing ids the claims cite, only those that can be catalog ids (a uuid column is asked for them). */
+export function citedFilingIds(claims: ProductClaim[]): string[] {
+  const ids = claims.flatMap((c) => c.citations.map(citedFiling));
+  return [...new Set(ids.filter((id): id is string => id !== null && UUID_ANY_CASE.test(id)))];
+}
+
+/**
+ * The claims as one caller may see them: a citation of a filing outside `visible` is withheld (its id
+ * would name a filing whose detail is 404 for the caller); the claim keeps its text and every other field.
+ * Verification is then judged on what is left, since only that can be retrieved by this caller.
+ */
+export function withheldFrom(claims: ProductClaim[], visible: ReadonlySet<string>): ProductClaim[] {
+  return claims.map((c) => {
+    const citations = c.citations.filter((x) => {
+      const id = citedFiling(x);
+      return id === null || visible.has(id);
+    });
+    return citations.length === c.citations.length ? c : { ...c, citations };
+  });
 }

@@ -14,6 +14,8 @@ export class UsersMeRoutes implements RouteModule {
         paths: ['/users/me'],
         operationId: 'getCurrentUser',
         summary: 'The authenticated user and tenant',
+        description:
+          'Who the API key belongs to: the user id, its tenant, name and email. A quick check that a key works.',
         tags: ['identity'],
         responses: { 200: { description: 'The current user', schema: CurrentUser, headers: { 'Cache-Control': { description: '`no-store`: the answer must not be cached.' } } } },
         handler: async ({ principal }) => ({

@@ -14,6 +14,8 @@ export class FilingDetailRoute implements RouteModule {
         paths: ['/managed-filings/{filingId}'],
         operationId: 'getManagedFiling',
         summary: 'A working filing',
+        description:
+          'The working filing with its fields, its current state and the caller\'s permissions on it. The address `Location` names after a create. 404 when the filing does not exist or the caller cannot see it.',
         tags: ['working filings'],
         params: FilingIdParams,
         responses: { 200: { description: 'The full filing record', schema: ManagedFilingFull } },

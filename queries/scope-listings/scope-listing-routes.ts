@@ -68,8 +68,8 @@ export class ScopeListingRoutes implements RouteModule {
       const Field = `${field[0].toUpperCase()}${field.slice(1)}`;
       const common = { paths: [`/insurance/managed-filings/${path}`], tags: ['working filings'], responses: { 200: { description: `A page of the scope's ${field}`, schema: List } } };
       return [
-        defineRoute({ ...common, method: 'get', operationId: `listScope${Field}`, summary: `The ${field} of a scope`, query: Query, handler: async ({ principal, query }) => this.page(kind, field, 'get', principal, query) }),
-        defineRoute({ ...common, method: 'post', operationId: `queryScope${Field}`, summary: `The ${field} of a scope (filters in the body)`, body: Body, handler: async ({ principal, body }) => this.page(kind, field, 'post', principal, body) }),
+        defineRoute({ ...common, method: 'get', operationId: `listScope${Field}`, summary: `The ${field} of a scope`, description: `The scope's ${field} that working filings may name, ordered by name, in cursor pages; filters \`name\` (case-insensitive) and \`code\`. 404 for a scope the caller cannot see.`, query: Query, handler: async ({ principal, query }) => this.page(kind, field, 'get', principal, query) }),
+        defineRoute({ ...common, method: 'post', operationId: `queryScope${Field}`, summary: `The ${field} of a scope (filters in the body)`, description: `As GET, with the filters and the cursor in a JSON body (for long filter values).`, body: Body, handler: async ({ principal, body }) => this.page(kind, field, 'post', principal, body) }),
       ];
     });
   }

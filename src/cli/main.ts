@@ -1,12 +1,14 @@
 import { Command, Option } from 'commander';
+import { z } from 'zod';
 import cliProgress from 'cli-progress';
-import { loadConfig, type Config } from '../config';
+import { ConfigError, loadConfig, type Config } from '../config';
 import { createLogger } from '../logger';
 import { openRuntime, type Runtime } from '../runtime';
 import { ROLES, acquireServeLock, startServer, type Role } from '../server';
 import { TOKENS } from '../tokens';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
-import { fail, printResult } from './output';
+import { USAGE_EXIT, fail, printResult } from './output';
+import { flagParser } from './flags';
 import { DomainError, AppError } from '../domain/errors';
 import { SCOPE_ROLES, type ScopeRole } from '../identity/principal';
 import { CLI_EXTENSIONS } from './extensions';
@@ -17,9 +19,13 @@ import type { prepareServeDemo as PrepareServeDemo } from '../../commands/demo/d
 
 const OPERATOR = { actor: 'operator:cli' };
 
+/**
+ * The configuration from the environment and this command's flags. Every command starts here, before it
+ * opens anything: a bad value ends the command (ConfigError, exit 2) with nothing started.
+ */
 function configFrom(cmd: Command): Config {
-  const opts = cmd.optsWithGlobals() as { dataDir?: string };
-  const config = loadConfig(process.env, opts.dataDir ? { dataDir: require('node:path').resolve(opts.dataDir) } : {});
+  const opts = cmd.optsWithGlobals() as { dataDir?: string; port?: string; host?: string };
+  const config = loadConfig(process.env, {}, { dataDir: opts.dataDir, port: opts.port, host: opts.host });
   // Checked first, so that an unusable directory is one line now rather than a failure deep in a start.
   try {
     ensureDir(config.dataDir);
@@ -32,7 +38,7 @@ function configFrom(cmd: Command): Config {
 /** Opens the runtime, runs fn, prints its result, closes. Every non-serve command goes through here. */
 export async function withRuntime<T>(cmd: Command, fn: (rt: Runtime) => Promise<T>): Promise<void> {
   const config = configFrom(cmd);
-  const log = createLogger(process.env.LOG_LEVEL ?? 'warn');
+  const log = createLogger(process.env.LOG_LEVEL || 'warn');
   let rt: Runtime | null = null;
   try {
     rt = await openRuntime(config, log, { poolMax: 10 });
@@ -64,8 +70,8 @@ export function buildCli(): Command {
     .allowExcessArguments(false)
     .exitOverride((err) => {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0) process.exit(0);
-      if (err.code === 'commander.help') fail('a command is required (see --help)');
-      fail(err.message.replace(/^error: /, ''));
+      if (err.code === 'commander.help') fail('a command is required (see --help)', USAGE_EXIT);
+      fail(err.message.replace(/^error: /, ''), USAGE_EXIT);
     });
 
   program
@@ -75,10 +81,10 @@ export function buildCli(): Command {
     .option('--host <h>', 'host (default 127.0.0.1)')
     .addOption(new Option('--role <role>', 'process role (see README, Production topology)').choices([...ROLES]).default('all'))
     .option('--demo', 'seed the demo data set first when the database has no tenant yet; print a demo key and example requests')
-    .action(async (opts: { port?: string; host?: string; role: Role; demo?: boolean }, cmd: Command) => {
+    .action(async (opts: { role: Role; demo?: boolean }, cmd: Command) => {
+      const config = configFrom(cmd);
       boundHeapGrowth();
       serialScavenge();
-      const config = configFrom(cmd);
       const log = createLogger(config.logLevel);
       let release: (() => void) | null = null;
       try {
@@ -102,8 +108,7 @@ export function buildCli(): Command {
             return fail(`demo seed failed: ${(e as Error).message}`);
           })
         : null;
-      const port = opts.port !== undefined ? Number(opts.port) : config.port;
-      const host = opts.host ?? config.host;
+      const { port, host } = config;
       const { server, url } = await startServer(rt, { port, host, role: opts.role }).catch((e) => {
         release?.();
         return fail(opts.role === 'all' || opts.role === 'api' ? `could not listen on ${host}:${port}: ${(e as Error).message}` : `could not start the ${opts.role} role: ${(e as Error).message}`);
@@ -235,11 +240,14 @@ export function buildCli(): Command {
     .description('the event log, for auditors')
     .command('read')
     .requiredOption('--stream <name>')
-    .option('--from <version>', 'first stream version to show (versions start at 1; 0 also means the start)', '1')
-    .action((o: { stream: string; from: string }, cmd: Command) =>
+    .addOption(
+      new Option('--from <version>', 'first stream version to show (versions start at 1; 0 also means the start)')
+        .argParser(flagParser('--from', 'a whole number (a stream version; versions start at 1)', z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().max(Number.MAX_SAFE_INTEGER))))
+        .default(1),
+    )
+    .action((o: { stream: string; from: number }, cmd: Command) =>
       withRuntime(cmd, async (rt) => {
-        if (!/^\d+$/.test(o.from)) throw new Error('--from must be a whole number (a stream version; versions start at 1)');
-        const events = await rt.store.readStream(o.stream, Math.max(1, Number(o.from)));
+        const events = await rt.store.readStream(o.stream, Math.max(1, o.from));
         return {
           events: events.map((e) => ({ type: e.type, version: e.version, position: Number(e.position.prepare), data: e.data, metadata: e.metadata, recordedAt: e.recordedAt.toISOString() })),
         };
@@ -251,5 +259,10 @@ export function buildCli(): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  await buildCli().parseAsync(argv);
+  try {
+    await buildCli().parseAsync(argv);
+  } catch (e) {
+    if (e instanceof ConfigError) fail(e.message, USAGE_EXIT);
+    throw e;
+  }
 }

@@ -3,7 +3,10 @@ export function printResult(obj: unknown): void {
   process.stdout.write(JSON.stringify(obj) + '\n');
 }
 
-export function fail(message: string): never {
+/** Exit status of a command that could not run as asked: a bad flag or setting (before anything started). */
+export const USAGE_EXIT = 2;
+
+export function fail(message: string, exitCode = 1): never {
   process.stderr.write(`ifrs: ${message.split('\n')[0]}\n`);
-  process.exit(1);
+  process.exit(exitCode);
 }

@@ -4,8 +4,11 @@ import client from 'prom-client';
 import { AppError, DomainError, notFound, unauthenticated, temporarilyUnavailable } from '../domain/errors';
 import type { Principal } from '../identity/principal';
 import type { Logger } from '../logger';
+import type { IdempotencyStore, StoredAnswer } from '../ports/idempotency-store';
+import { claimKey, idempotencyKeyOf, idempotencyKeyRefused, requestFingerprint, type HeldKey } from './idempotency';
 import { buildOpenApi } from './openapi';
-import type { RouteSpec } from './route';
+import { withWriteTrace, type WriteTrace } from './write-trace';
+import type { Reply, RouteSpec } from './route';
 import { boundDetails, parseOrThrow } from './validation';
 import { z } from './zod';
 
@@ -24,6 +27,8 @@ export interface AppDeps {
   health: { ready(): Promise<{ ok: boolean; details: Record<string, unknown> }> };
   metrics: client.Registry;
   decisions?: string;
+  /** Where Idempotency-Key answers are kept; without it the header is ignored. */
+  idempotency?: IdempotencyStore;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -168,6 +173,43 @@ function firstSegment(path: string): string {
   return end < 0 ? path.slice(1) : path.slice(1, end);
 }
 
+/** The coded error an exception is answered with; null for an unexpected one (a 500). */
+function knownError(err: unknown): AppError | null {
+  const anyErr = err as { type?: string; status?: number; expose?: boolean; message?: string };
+  if (err instanceof AppError) return err;
+  if (err instanceof DomainError) return new AppError(err.status, err.code, err.message, err.details);
+  if (anyErr?.type === 'entity.too.large') return new AppError(413, 'request_too_large', 'The request body is larger than this operation accepts.');
+  if (anyErr?.type === 'entity.parse.failed')
+    return new AppError(400, 'invalid_request', 'The request body is not valid JSON.', [{ location: 'body', path: [], code: 'invalid_type', message: 'Malformed JSON.' }]);
+  if (anyErr?.type === 'encoding.unsupported' || anyErr?.type === 'charset.unsupported') return new AppError(415, 'unsupported_media_type', 'Unsupported body encoding or charset.');
+  if (anyErr?.expose && anyErr.status && anyErr.status >= 400 && anyErr.status < 500) return new AppError(anyErr.status, 'invalid_request', anyErr.message ?? 'Bad request.');
+  if (isUnavailable(err)) return temporarilyUnavailable();
+  return null;
+}
+
+const internalError = () => new AppError(500, 'internal_error', 'An unexpected error occurred; nothing can be inferred about whether a write took effect.');
+
+/** The spec's error shape. */
+function errorBody(e: AppError, requestId: string): Record<string, unknown> {
+  const body: Record<string, unknown> = { error: e.message.slice(0, 1000), code: e.code };
+  if (e.details.length) body.details = boundDetails(e.details);
+  body.requestId = requestId;
+  Object.assign(body, e.extra);
+  return body;
+}
+
+/** A reply as it goes on the wire, for an Idempotency-Key to keep. */
+function storedAnswer(reply: Reply): StoredAnswer {
+  const body = reply.json ?? (reply.body === undefined ? null : JSON.stringify(reply.body));
+  return { status: reply.status ?? (body === null ? 204 : 200), headers: reply.headers ?? {}, body };
+}
+
+function sendAnswer(res: Response, answer: StoredAnswer): void {
+  for (const k in answer.headers) res.setHeader(k, answer.headers[k]);
+  if (answer.body === null) res.status(answer.status).end();
+  else sendJsonText(res, answer.status, answer.body);
+}
+
 export function toOpenApiPathToExpress(p: string): string {
   return p.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 }
@@ -235,6 +277,21 @@ export function createApp(deps: AppDeps): express.Express {
     }
   };
 
+  /**
+   * A keyed request that failed. Before any append (or after one known to have written nothing) the key is
+   * released, so a retry runs again; once an append may have committed, the error answer is kept like a
+   * success, so a retry cannot write a second time.
+   */
+  const settleFailedKey = async (held: HeldKey, trace: WriteTrace, err: unknown, requestId: string) => {
+    try {
+      if (!trace.mayHaveWritten) return await held.release();
+      const e = knownError(err) ?? internalError();
+      await held.complete({ status: e.status, headers: e.headers, body: JSON.stringify(errorBody(e, requestId)) });
+    } catch (storeError) {
+      deps.log.warn({ err: storeError, requestId }, 'idempotency key not settled; it frees itself after its lease');
+    }
+  };
+
   const readJsonBody = (parser: express.RequestHandler, req: Request, res: Response, limit: number) =>
     new Promise<void>((resolve, reject) => {
       if (!isJsonContentType(req.headers['content-type'])) {
@@ -274,7 +331,34 @@ export function createApp(deps: AppDeps): express.Express {
             parseOrThrow(z.strictObject({}), 'body', req.body);
           }
         }
-        const reply = await route.handler({ query, body, params, principal: req.principal as Principal, requestId: req.requestId, req, res });
+        let held: HeldKey | null = null;
+        const key = route.idempotencyKey ? idempotencyKeyOf(req) : null;
+        if (key !== null && route.idempotencyKey === 'refused') throw idempotencyKeyRefused();
+        if (key !== null && deps.idempotency) {
+          const outcome = await claimKey(deps.idempotency, req.principal as Principal, key, requestFingerprint(route, params, body));
+          if ('replay' in outcome) {
+            res.setHeader('Idempotent-Replayed', 'true');
+            return sendAnswer(res, outcome.replay);
+          }
+          held = outcome.held;
+        }
+        let reply: Reply;
+        const trace: WriteTrace = { mayHaveWritten: false };
+        const run = () => route.handler({ query, body, params, principal: req.principal as Principal, requestId: req.requestId, req, res });
+        try {
+          reply = held ? await withWriteTrace(trace, run) : await run();
+        } catch (e) {
+          if (held) await settleFailedKey(held, trace, e, req.requestId);
+          throw e;
+        }
+        // A route that answered by itself leaves nothing to keep.
+        if (held && reply.handled) await settleFailedKey(held, { mayHaveWritten: false }, null, req.requestId);
+        else if (held) {
+          const answer = storedAnswer(reply);
+          // The write happened: it is answered even when its answer cannot be kept (a retry then waits out the lease).
+          await held.complete(answer).catch((storeError: unknown) => deps.log.error({ err: storeError, requestId: req.requestId }, 'idempotency answer not stored'));
+          return sendAnswer(res, answer);
+        }
         if (reply.handled) return;
         if (reply.headers) for (const k in reply.headers) res.setHeader(k, reply.headers[k]);
         if (reply.json !== undefined) sendJsonText(res, reply.status ?? 200, reply.json);
@@ -321,27 +405,14 @@ export function createApp(deps: AppDeps): express.Express {
   });
 
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    let e: AppError;
-    const anyErr = err as { type?: string; status?: number; expose?: boolean; message?: string };
-    if (err instanceof AppError) e = err;
-    else if (err instanceof DomainError) e = new AppError(err.status, err.code, err.message, err.details);
-    else if (anyErr?.type === 'entity.too.large') e = new AppError(413, 'request_too_large', 'The request body is larger than this operation accepts.');
-    else if (anyErr?.type === 'entity.parse.failed')
-      e = new AppError(400, 'invalid_request', 'The request body is not valid JSON.', [{ location: 'body', path: [], code: 'invalid_type', message: 'Malformed JSON.' }]);
-    else if (anyErr?.type === 'encoding.unsupported' || anyErr?.type === 'charset.unsupported') e = new AppError(415, 'unsupported_media_type', 'Unsupported body encoding or charset.');
-    else if (anyErr?.expose && anyErr.status && anyErr.status >= 400 && anyErr.status < 500) e = new AppError(anyErr.status, 'invalid_request', anyErr.message ?? 'Bad request.');
-    else if (isUnavailable(err)) e = temporarilyUnavailable();
-    else {
+    let e = knownError(err);
+    if (!e) {
       deps.log.error({ err, requestId: req.requestId }, 'unexpected error');
-      e = new AppError(500, 'internal_error', 'An unexpected error occurred; nothing can be inferred about whether a write took effect.');
+      e = internalError();
     }
     if (res.headersSent) return res.end();
     for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
-    const body: Record<string, unknown> = { error: e.message.slice(0, 1000), code: e.code };
-    if (e.details.length) body.details = boundDetails(e.details);
-    body.requestId = req.requestId;
-    Object.assign(body, e.extra);
-    res.status(e.status).json(body);
+    res.status(e.status).json(errorBody(e, req.requestId));
   });
 
   return app;

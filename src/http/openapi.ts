@@ -1,6 +1,8 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from './zod';
 import type { RouteSpec } from './route';
+import { documentParameter } from './openapi-parameters';
+import { IDEMPOTENCY_DESCRIPTION } from './idempotency';
 
 
 export const ErrorSchema = z
@@ -70,6 +72,14 @@ export function operationIdOf(r: RouteSpec, pathIndex: number): string {
   if (r.operationId.length !== r.paths.length) throw new Error(`${r.paths.join(', ')}: one operationId per path form`);
   return r.operationId[pathIndex];
 }
+const IDEMPOTENCY_ERRORS: Record<number, string> = {
+  409: 'A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`).',
+  422: 'The Idempotency-Key was used before with another request (`idempotency_key_reused`).',
+};
+
+const IdempotencyHeader = z.object({
+  'Idempotency-Key': z.string().min(1).max(255).optional().openapi({ description: IDEMPOTENCY_DESCRIPTION, example: '4f9c1e5a-6d1b-4c7e-9a53-0b8c2f7d1e42' }),
+});
 
 /** The OpenAPI 3.1 document, generated from the same route definitions that validate requests. */
 export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
@@ -93,7 +103,13 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
         if (status === '401' && r.auth === 'none') continue;
         if (!responses[status]) responses[status] = { description, headers: responseHeaders(status), content: { 'application/json': { schema: ErrorSchema } } };
       }
+      if (r.idempotencyKey === 'honored') {
+        for (const [status, description] of Object.entries(IDEMPOTENCY_ERRORS)) {
+          if (!responses[status]) responses[status] = { description, headers: responseHeaders(status), content: { 'application/json': { schema: ErrorSchema } } };
+        }
+      }
       const request: Record<string, unknown> = {};
+      if (r.idempotencyKey === 'honored') request.headers = IdempotencyHeader;
       if (r.query) request.query = r.query;
       if (r.params) request.params = r.params;
       // The app reads an absent body as {}: the body is required only where {} is refused.
@@ -103,7 +119,7 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
         path,
         operationId: operationIdOf(r, i),
         summary: r.summary,
-        description: r.description,
+        description: r.idempotencyKey === 'refused' ? `${r.description ?? ''}\n\nIdempotency-Key is refused here (400 \`idempotency_key_not_supported\`): the contract makes this operation non-idempotent.`.trim() : r.description,
         tags: r.tags,
         security: r.auth === 'none' ? [] : [{ bearer: [] }],
         request: request as never,
@@ -113,7 +129,7 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
     }
   }
   const generator = new OpenApiGeneratorV31(registry.definitions);
-  return generator.generateDocument({
+  const doc = generator.generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Insurance Filing Research Service',
@@ -125,4 +141,10 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
     servers: [{ url: '/api/v2' }],
     tags: TAGS.filter((t) => routes.some((r) => r.tags?.includes(t.name))),
   });
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item as Record<string, { parameters?: Parameters<typeof documentParameter>[0][] }>)) {
+      for (const param of op.parameters ?? []) documentParameter(param);
+    }
+  }
+  return doc;
 }

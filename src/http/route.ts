@@ -53,6 +53,11 @@ export interface RouteSpec<Q = unknown, B = unknown, P = unknown> {
   /** JSON body limit in bytes (default 1 MiB). 'raw' routes take bytes (signed upload). */
   bodyLimit?: number;
   rawBody?: boolean;
+  /**
+   * `honored`: a write that keeps its first answer per Idempotency-Key (src/http/idempotency.ts);
+   * `refused`: a write the contract makes non-idempotent, where the header is a 400. Unset: the header is ignored.
+   */
+  idempotencyKey?: 'honored' | 'refused';
   responses: Record<number, ResponseSpec>;
   handler(ctx: RouteContext<Q, B, P>): Promise<Reply>;
 }

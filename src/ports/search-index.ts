@@ -128,4 +128,6 @@ export interface SearchIndex {
    * swap transaction, before the checkpoint moves) the index built under the `shadow` namer becomes the live one.
    */
   promote?(shadow: (logical: string) => string): Promise<void>;
+  /** Engines whose data is not in the projection's tables: removes the store an interrupted rebuild built under `shadow`, if any. */
+  discardShadow?(shadow: (logical: string) => string): Promise<void>;
 }

@@ -43,6 +43,8 @@ describe('directories: carriers, carrier groups, MGAs, products', function () {
         claims: [
           { text: 'Approved in Texas', citations: [{ kind: 'filing', filingId: recent.id }] },
           { text: 'Best in class', citations: [{ kind: 'unavailable', reason: 'internal_source' }] },
+          { text: 'Filed in Texas', qualification: 'as filed', citations: [{ kind: 'filing', filingId: serffTx.id }, { kind: 'filing', filingId: recent.id }] },
+          { text: 'Rated on SERFF', qualification: 'TX only', citations: [{ kind: 'filing', filingId: String(serffTx.id).toUpperCase() }] },
         ],
         filings: [{ state: 'TX', filingId: recent.id }, { state: 'TX', filingId: serffTx.id }, { state: 'CA', filingId: old.id }],
       }),
@@ -215,6 +217,22 @@ describe('directories: carriers, carrier groups, MGAs, products', function () {
     assert.deepEqual(r.body.claims[0], { text: 'Approved in Texas', citations: [{ kind: 'filing', filingId: recent.id }], verified: true });
     assert.deepEqual(r.body.claims[1], { text: 'Best in class', citations: [{ kind: 'unavailable', reason: 'internal_source' }], verified: false });
     assert.equal((await get(full, '/insurance/products/product_nope')).status, 404);
+  });
+
+  it('rule: product claims withhold citations of filings the caller may not see (SERFF without serff:view); the claim keeps its text and qualifications', async () => {
+    const limited = await get(noSerff, '/insurance/products/product_cyber');
+    assert.equal(limited.status, 200);
+    assert.ok(!limited.text.toLowerCase().includes(String(serffTx.id).toLowerCase()), 'no SERFF filing id in the answer');
+    assert.deepEqual(limited.body.claims.slice(2), [
+      { text: 'Filed in Texas', qualification: 'as filed', citations: [{ kind: 'filing', filingId: recent.id }], verified: true },
+      { text: 'Rated on SERFF', qualification: 'TX only', citations: [], verified: false },
+    ]);
+    assert.deepEqual(limited.body.claims[0].citations, [{ kind: 'filing', filingId: recent.id }]);
+    const viewer = await get(full, '/insurance/products/product_cyber');
+    assert.deepEqual(viewer.body.claims.slice(2), [
+      { text: 'Filed in Texas', qualification: 'as filed', citations: [{ kind: 'filing', filingId: serffTx.id }, { kind: 'filing', filingId: recent.id }], verified: true },
+      { text: 'Rated on SERFF', qualification: 'TX only', citations: [{ kind: 'filing', filingId: String(serffTx.id).toUpperCase() }], verified: true },
+    ]);
   });
 
   it('rule: availability filings are the product\'s catalog filings in that state, as catalog records, subject to serff:view', async () => {

@@ -41,6 +41,7 @@ describe('OpenAPI document', () => {
     for (const [p, item] of Object.entries<Record<string, any>>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         assert.match(op.operationId ?? '', /^[a-z][A-Za-z]+$/, `${method} ${p} has an operationId`);
+        assert.ok((op.description ?? '').length > 20, `${method} ${p} has a description`);
         ids.push(op.operationId);
         for (const tag of op.tags ?? []) assert.ok(declared.has(tag), `${method} ${p}: tag ${tag} is declared`);
       }
@@ -55,6 +56,17 @@ describe('OpenAPI document', () => {
     const s = doc.components.schemas;
     for (const [schema, field] of [['CreateManagedFiling', 'projectId'], ['CreateManagedFiling', 'predecessorFilingId'], ['PatchManagedFiling', 'projectId'], ['PatchManagedFiling', 'predecessorFilingId'], ['PostFilingComment', 'parentCommentId']]) {
       assert.deepEqual(s[schema].properties[field].type, ['string', 'null'], `${schema}.${field}`);
+    }
+  });
+
+  it('rule: every parameter of every operation has a description and an example', () => {
+    for (const [p, item] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        for (const param of op.parameters ?? []) {
+          assert.ok(param.description || param.schema?.description, `${method} ${p} ${param.in} ${param.name} has a description`);
+          assert.ok(param.example !== undefined || param.schema?.example !== undefined, `${method} ${p} ${param.in} ${param.name} has an example`);
+        }
+      }
     }
   });
 });

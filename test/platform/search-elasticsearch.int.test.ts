@@ -269,3 +269,33 @@ if (url) {
     });
   });
 }
+
+if (url) {
+  describe('ElasticsearchSearchIndex: leftovers of an interrupted rebuild', function () {
+    this.timeout(60_000);
+    const client = new Client({ node: url });
+    const alias = uniqueAlias();
+    const index = new ElasticsearchSearchIndex(client, { alias });
+    const trx = undefined as unknown as Knex.Transaction;
+    const live = (n: string) => n;
+    const shadow = (n: string) => `${n}__rb`;
+    const filing = toIndexedFilings(buildRelevanceCorpus()).find((f) => f.filing.id === corpusId('solar-panels'))!;
+    after(async () => {
+      await dropTestIndexes(client, alias);
+      await client.close();
+    });
+
+    it('rule: discardShadow deletes the index a rebuild built under its shadow alias, never the live one', async () => {
+      await index.createSchema(trx, live);
+      await index.upsert({ trx, table: live }, [{ ...filing, position: 10n }]);
+      const liveIndexes = Object.keys(await client.indices.getAlias({ name: alias }));
+      await index.createSchema(trx, shadow);
+      assert.equal(await client.indices.existsAlias({ name: shadow(alias) }), true);
+      await index.discardShadow(shadow);
+      assert.equal(await client.indices.existsAlias({ name: shadow(alias) }), false);
+      assert.deepEqual(Object.keys(await client.indices.getAlias({ name: alias })), liveIndexes);
+      await index.discardShadow(shadow);
+      assert.ok((await client.count({ index: alias })).count > 0, 'the live index keeps its documents');
+    });
+  });
+}

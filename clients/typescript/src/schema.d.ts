@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The authenticated user and tenant */
+        /**
+         * The authenticated user and tenant
+         * @description Who the API key belongs to: the user id, its tenant, name and email. A quick check that a key works.
+         */
         get: operations["getCurrentUser"];
         put?: never;
         post?: never;
@@ -148,7 +151,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List carrier groups */
+        /**
+         * List carrier groups
+         * @description Carrier groups of the directory, ordered by name, in cursor pages. `name` matches case-insensitively; `identifier` is `scheme:value` (e.g. `naic_group:3294`).
+         */
         get: operations["listCarrierGroups"];
         put?: never;
         post?: never;
@@ -165,7 +171,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a carrier group */
+        /**
+         * Get a carrier group
+         * @description One carrier group with its member carriers. 404 when no group has this id.
+         */
         get: operations["getCarrierGroup"];
         put?: never;
         post?: never;
@@ -182,7 +191,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List MGAs */
+        /**
+         * List MGAs
+         * @description Managing general agents of the directory, ordered by name, in cursor pages, with the carriers they write for.
+         */
         get: operations["listMgas"];
         put?: never;
         post?: never;
@@ -199,7 +211,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an MGA */
+        /**
+         * Get an MGA
+         * @description One MGA with its carriers and their roles (fronting carrier, capacity provider). 404 when no MGA has this id.
+         */
         get: operations["getMga"];
         put?: never;
         post?: never;
@@ -258,7 +273,7 @@ export interface paths {
         };
         /**
          * Get a product
-         * @description Claims keep their citations as given; a claim is verified: false when it has no citation or one of kind unavailable (internal_source).
+         * @description Claims keep their text and qualifications; a citation of a filing the caller may not see (a SERFF filing without serff:view, or one not in the catalog) is withheld. A claim is verified: false when no citation is left or one is of kind unavailable (internal_source).
          */
         get: operations["getInsuranceProduct"];
         put?: never;
@@ -278,7 +293,7 @@ export interface paths {
         };
         /**
          * Get a product
-         * @description Claims keep their citations as given; a claim is verified: false when it has no citation or one of kind unavailable (internal_source).
+         * @description Claims keep their text and qualifications; a citation of a filing the caller may not see (a SERFF filing without serff:view, or one not in the catalog) is withheld. A claim is verified: false when no citation is left or one is of kind unavailable (internal_source).
          */
         get: operations["getProduct"];
         put?: never;
@@ -296,7 +311,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Catalog filings recorded for a product in a state */
+        /**
+         * Catalog filings recorded for a product in a state
+         * @description The catalog filings the directory cites for this product in this state, as catalog records. SERFF filings are absent without serff:view. One page, newest submission first; a state with none is an empty list. 404 when the product is unknown.
+         */
         get: operations["listInsuranceProductAvailabilityFilings"];
         put?: never;
         post?: never;
@@ -313,7 +331,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Catalog filings recorded for a product in a state */
+        /**
+         * Catalog filings recorded for a product in a state
+         * @description The catalog filings the directory cites for this product in this state, as catalog records. SERFF filings are absent without serff:view. One page, newest submission first; a state with none is an empty list. 404 when the product is unknown.
+         */
         get: operations["listProductAvailabilityFilings"];
         put?: never;
         post?: never;
@@ -502,10 +523,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The companies of a scope */
+        /**
+         * The companies of a scope
+         * @description The scope's companies that working filings may name, ordered by name, in cursor pages; filters `name` (case-insensitive) and `code`. 404 for a scope the caller cannot see.
+         */
         get: operations["listScopeCompanies"];
         put?: never;
-        /** The companies of a scope (filters in the body) */
+        /**
+         * The companies of a scope (filters in the body)
+         * @description As GET, with the filters and the cursor in a JSON body (for long filter values).
+         */
         post: operations["queryScopeCompanies"];
         delete?: never;
         options?: never;
@@ -520,10 +547,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The jurisdictions of a scope */
+        /**
+         * The jurisdictions of a scope
+         * @description The scope's jurisdictions that working filings may name, ordered by name, in cursor pages; filters `name` (case-insensitive) and `code`. 404 for a scope the caller cannot see.
+         */
         get: operations["listScopeJurisdictions"];
         put?: never;
-        /** The jurisdictions of a scope (filters in the body) */
+        /**
+         * The jurisdictions of a scope (filters in the body)
+         * @description As GET, with the filters and the cursor in a JSON body (for long filter values).
+         */
         post: operations["queryScopeJurisdictions"];
         delete?: never;
         options?: never;
@@ -538,10 +571,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The products of a scope */
+        /**
+         * The products of a scope
+         * @description The scope's products that working filings may name, ordered by name, in cursor pages; filters `name` (case-insensitive) and `code`. 404 for a scope the caller cannot see.
+         */
         get: operations["listScopeProducts"];
         put?: never;
-        /** The products of a scope (filters in the body) */
+        /**
+         * The products of a scope (filters in the body)
+         * @description As GET, with the filters and the cursor in a JSON body (for long filter values).
+         */
         post: operations["queryScopeProducts"];
         delete?: never;
         options?: never;
@@ -604,7 +643,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A working filing */
+        /**
+         * A working filing
+         * @description The working filing with its fields, its current state and the caller's permissions on it. The address `Location` names after a create. 404 when the filing does not exist or the caller cannot see it.
+         */
         get: operations["getManagedFiling"];
         put?: never;
         post?: never;
@@ -675,7 +717,10 @@ export interface paths {
          */
         get: operations["listFilingComments"];
         put?: never;
-        /** Start a comment thread or reply */
+        /**
+         * Start a comment thread or reply
+         * @description Adds a comment to the working filing: a new thread, or a reply when `parentCommentId` names a comment of the same filing (a reply joins its parent's thread). 201 with the comment.
+         */
         post: operations["addFilingComment"];
         delete?: never;
         options?: never;
@@ -693,11 +738,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a comment (it stays as a tombstone) */
+        /**
+         * Delete a comment (it stays as a tombstone)
+         * @description Deletes the comment's body; the comment stays in its thread as a tombstone so replies keep their place. 204.
+         */
         delete: operations["deleteFilingComment"];
         options?: never;
         head?: never;
-        /** Edit a comment (author only; sets editedAt) */
+        /**
+         * Edit a comment (author only; sets editedAt)
+         * @description Replaces the comment's body. Only its author may edit; a deleted comment cannot be edited (409).
+         */
         patch: operations["updateFilingComment"];
         trace?: never;
     };
@@ -730,7 +781,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reopen the comment's thread */
+        /**
+         * Reopen the comment's thread
+         * @description Marks the thread the comment belongs to as open again. Reopening an open thread changes nothing.
+         */
         post: operations["reopenFilingComment"];
         delete?: never;
         options?: never;
@@ -1813,37 +1867,135 @@ export interface operations {
     listInsuranceFilings: {
         parameters: {
             query?: {
-                /** @description 1 to 200, default 50 */
+                /**
+                 * @description 1 to 200, default 50
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
-                /** @description Directory carrier ID; matched through the carrier's current NAIC code; 404 when it matches no catalog identifier. */
+                /**
+                 * @description Directory carrier ID; matched through the carrier's current NAIC code; 404 when it matches no catalog identifier.
+                 * @example carrier_20382
+                 */
                 carrier?: string | string[];
-                /** @description Directory group ID; matched through the group's NAIC group code and its carriers' current NAIC codes. */
+                /**
+                 * @description Directory group ID; matched through the group's NAIC group code and its carriers' current NAIC codes.
+                 * @example carrier_group_3294
+                 */
                 group?: string | string[];
-                /** @description Excludes filings of these carriers and filings whose carrierIds is null or empty. */
+                /**
+                 * @description Excludes filings of these carriers and filings whose carrierIds is null or empty.
+                 * @example carrier_20382
+                 */
                 excludeCarrier?: string | string[];
+                /**
+                 * @description Two-letter state code; repeat for several (OR).
+                 * @example FL
+                 */
                 state?: string | string[];
+                /**
+                 * @description The catalog source: `serff` (needs serff:view) or `florida_irfs`.
+                 * @example florida_irfs
+                 */
                 source?: ("serff" | "florida_irfs") | ("serff" | "florida_irfs")[];
-                /** @description Exact native reference; SERFF case-insensitive; Florida with or without the FL- prefix (normalized). */
+                /**
+                 * @description Exact native reference; SERFF case-insensitive; Florida with or without the FL- prefix (normalized).
+                 * @example 23-018085
+                 */
                 sourceReference?: string | string[];
+                /**
+                 * @description Exact company name as filed; repeat for several (OR).
+                 * @example Thornbury Indemnity Company of America
+                 */
                 companyName?: string | string[];
+                /**
+                 * @description Exact product name as filed; repeat for several (OR).
+                 * @example Thornbury SafeMiles
+                 */
                 productName?: string | string[];
+                /**
+                 * @description Case-insensitive substring of the company name.
+                 * @example thornbury
+                 */
                 companyNameContains?: string;
+                /**
+                 * @description Case-insensitive substring of the product name.
+                 * @example safemiles
+                 */
                 productNameContains?: string;
+                /**
+                 * @description Business type as filed (e.g. Property & Casualty); repeat for several (OR).
+                 * @example Property & Casualty
+                 */
                 businessType?: string | string[];
+                /**
+                 * @description Normalized disposition outcome; repeat for several (OR).
+                 * @example APPROVED
+                 */
                 normalizedOutcome?: ("APPROVED" | "FILED" | "ACKNOWLEDGED" | "INFORMATIONAL" | "REJECTED" | "WITHDRAWN" | "PENDING" | "UNKNOWN") | ("APPROVED" | "FILED" | "ACKNOWLEDGED" | "INFORMATIONAL" | "REJECTED" | "WITHDRAWN" | "PENDING" | "UNKNOWN")[];
+                /**
+                 * @description Normalized filing type; repeat for several (OR).
+                 * @example RATE
+                 */
                 filingTypeNormalized?: ("FORM" | "RATE" | "RULE" | "RATE_RULE" | "FORM_RATE" | "FORM_RULE" | "FORM_RATE_RULE" | "ENDORSEMENT" | "LOSS_COST" | "ADVERTISING" | "CERTIFICATION" | "CONTRACT" | "CONSENT_TO_RATE" | "DEVIATIONS" | "INFORMATIONAL" | "NEW_PROGRAM" | "REPORT" | "SERVICE_CONTRACT" | "UNDERWRITING_GUIDE" | "ANNUAL_FORMS_LIST" | "MANUSCRIPT" | "POLICY_FORM" | "PREDICTIVE_MODEL" | "ORGANIZATION_ADOPTION" | "OTHER") | ("FORM" | "RATE" | "RULE" | "RATE_RULE" | "FORM_RATE" | "FORM_RULE" | "FORM_RATE_RULE" | "ENDORSEMENT" | "LOSS_COST" | "ADVERTISING" | "CERTIFICATION" | "CONTRACT" | "CONSENT_TO_RATE" | "DEVIATIONS" | "INFORMATIONAL" | "NEW_PROGRAM" | "REPORT" | "SERVICE_CONTRACT" | "UNDERWRITING_GUIDE" | "ANNUAL_FORMS_LIST" | "MANUSCRIPT" | "POLICY_FORM" | "PREDICTIVE_MODEL" | "ORGANIZATION_ADOPTION" | "OTHER")[];
+                /**
+                 * @description Normalized type-of-insurance code (digits separated by dots); repeat for several (OR).
+                 * @example 19.0
+                 */
                 toi?: string | string[];
+                /**
+                 * @description Normalized sub-type-of-insurance code; repeat for several (OR).
+                 * @example 19.0003
+                 */
                 subToi?: string | string[];
+                /**
+                 * @description The source's own filing type text; needs exactly one `source`.
+                 * @example Rate/Rule
+                 */
                 filingType?: string | string[];
+                /**
+                 * @description The source's own status text; needs exactly one `source`.
+                 * @example FILED
+                 */
                 sourceStatus?: string | string[];
+                /**
+                 * @description Submitted on or after (YYYY-MM-DD, inclusive).
+                 * @example 2024-01-01
+                 */
                 submissionDateFrom?: string;
+                /**
+                 * @description Submitted on or before (YYYY-MM-DD, inclusive).
+                 * @example 2024-01-01
+                 */
                 submissionDateTo?: string;
+                /**
+                 * @description Disposed on or after (YYYY-MM-DD, inclusive).
+                 * @example 2024-01-01
+                 */
                 dispositionDateFrom?: string;
+                /**
+                 * @description Disposed on or before (YYYY-MM-DD, inclusive).
+                 * @example 2024-01-01
+                 */
                 dispositionDateTo?: string;
+                /**
+                 * @description State status changed on or after (YYYY-MM-DD, inclusive).
+                 * @example 2024-01-01
+                 */
                 stateStatusChangedDateFrom?: string;
+                /**
+                 * @description State status changed on or before (YYYY-MM-DD, inclusive).
+                 * @example 2024-01-01
+                 */
                 stateStatusChangedDateTo?: string;
-                /** @description Up to three keys, "-" for descending; default -submissionDate; nulls last; id breaks ties. */
+                /**
+                 * @description Up to three keys, "-" for descending; default -submissionDate; nulls last; id breaks ties.
+                 * @example -submissionDate
+                 */
                 sort?: ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference") | ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference")[];
             };
             header?: never;
@@ -1958,37 +2110,135 @@ export interface operations {
     listFilings: {
         parameters: {
             query?: {
-                /** @description 1 to 200, default 50 */
+                /**
+                 * @description 1 to 200, default 50
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
-                /** @description Directory carrier ID; matched through the carrier's current NAIC code; 404 when it matches no catalog identifier. */
+                /**
+                 * @description Directory carrier ID; matched through the carrier's current NAIC code; 404 when it matches no catalog identifier.
+                 * @example carrier_20382
+                 */
                 carrier?: string | string[];
-                /** @description Directory group ID; matched through the group's NAIC group code and its carriers' current NAIC codes. */
+                /**
+                 * @description Directory group ID; matched through the group's NAIC group code and its carriers' current NAIC codes.
+                 * @example carrier_group_3294
+                 */
                 group?: string | string[];
-                /** @description Excludes filings of these carriers and filings whose carrierIds is null or empty. */
+                /**
+                 * @description Excludes filings of these carriers and filings whose carrierIds is null or empty.
+                 * @example carrier_20382
+                 */
                 excludeCarrier?: string | string[];
+                /**
+                 * @description Two-letter state code; repeat for several (OR).
+                 * @example FL
+                 */
                 state?: string | string[];
+                /**
+                 * @description The catalog source: `serff` (needs serff:view) or `florida_irfs`.
+                 * @example florida_irfs
+                 */
                 source?: ("serff" | "florida_irfs") | ("serff" | "florida_irfs")[];
-                /** @description Exact native reference; SERFF case-insensitive; Florida with or without the FL- prefix (normalized). */
+                /**
+                 * @description Exact native reference; SERFF case-insensitive; Florida with or without the FL- prefix (normalized).
+                 * @example 23-018085
+                 */
                 sourceReference?: string | string[];
+                /**
+                 * @description Exact company name as filed; repeat for several (OR).
+                 * @example Thornbury Indemnity Company of America
+                 */
                 companyName?: string | string[];
+                /**
+                 * @description Exact product name as filed; repeat for several (OR).
+                 * @example Thornbury SafeMiles
+                 */
                 productName?: string | string[];
+                /**
+                 * @description Case-insensitive substring of the company name.
+                 * @example thornbury
+                 */
                 companyNameContains?: string;
+                /**
+                 * @description Case-insensitive substring of the product name.
+                 * @example safemiles
+                 */
                 productNameContains?: string;
+                /**
+                 * @description Business type as filed (e.g. Property & Casualty); repeat for several (OR).
+                 * @example Property & Casualty
+                 */
                 businessType?: string | string[];
+                /**
+                 * @description Normalized disposition outcome; repeat for several (OR).
+                 * @example APPROVED
+                 */
                 normalizedOutcome?: ("APPROVED" | "FILED" | "ACKNOWLEDGED" | "INFORMATIONAL" | "REJECTED" | "WITHDRAWN" | "PENDING" | "UNKNOWN") | ("APPROVED" | "FILED" | "ACKNOWLEDGED" | "INFORMATIONAL" | "REJECTED" | "WITHDRAWN" | "PENDING" | "UNKNOWN")[];
+                /**
+                 * @description Normalized filing type; repeat for several (OR).
+                 * @example RATE
+                 */
                 filingTypeNormalized?: ("FORM" | "RATE" | "RULE" | "RATE_RULE" | "FORM_RATE" | "FORM_RULE" | "FORM_RATE_RULE" | "ENDORSEMENT" | "LOSS_COST" | "ADVERTISING" | "CERTIFICATION" | "CONTRACT" | "CONSENT_TO_RATE" | "DEVIATIONS" | "INFORMATIONAL" | "NEW_PROGRAM" | "REPORT" | "SERVICE_CONTRACT" | "UNDERWRITING_GUIDE" | "ANNUAL_FORMS_LIST" | "MANUSCRIPT" | "POLICY_FORM" | "PREDICTIVE_MODEL" | "ORGANIZATION_ADOPTION" | "OTHER") | ("FORM" | "RATE" | "RULE" | "RATE_RULE" | "FORM_RATE" | "FORM_RULE" | "FORM_RATE_RULE" | "ENDORSEMENT" | "LOSS_COST" | "ADVERTISING" | "CERTIFICATION" | "CONTRACT" | "CONSENT_TO_RATE" | "DEVIATIONS" | "INFORMATIONAL" | "NEW_PROGRAM" | "REPORT" | "SERVICE_CONTRACT" | "UNDERWRITING_GUIDE" | "ANNUAL_FORMS_LIST" | "MANUSCRIPT" | "POLICY_FORM" | "PREDICTIVE_MODEL" | "ORGANIZATION_ADOPTION" | "OTHER")[];
+                /**
+                 * @description Normalized type-of-insurance code (digits separated by dots); repeat for several (OR).
+                 * @example 19.0
+                 */
                 toi?: string | string[];
+                /**
+                 * @description Normalized sub-type-of-insurance code; repeat for several (OR).
+                 * @example 19.0003
+                 */
                 subToi?: string | string[];
+                /**
+                 * @description The source's own filing type text; needs exactly one `source`.
+                 * @example Rate/Rule
+                 */
                 filingType?: string | string[];
+                /**
+                 * @description The source's own status text; needs exactly one `source`.
+                 * @example FILED
+                 */
                 sourceStatus?: string | string[];
+                /**
+                 * @description Submitted on or after (YYYY-MM-DD, inclusive).
+                 * @example 2024-01-01
+                 */
                 submissionDateFrom?: string;
+                /**
+                 * @description Submitted on or before (YYYY-MM-DD, inclusive).
+                 * @example 2024-01-01
+                 */
                 submissionDateTo?: string;
+                /**
+                 * @description Disposed on or after (YYYY-MM-DD, inclusive).
+                 * @example 2024-01-01
+                 */
                 dispositionDateFrom?: string;
+                /**
+                 * @description Disposed on or before (YYYY-MM-DD, inclusive).
+                 * @example 2024-01-01
+                 */
                 dispositionDateTo?: string;
+                /**
+                 * @description State status changed on or after (YYYY-MM-DD, inclusive).
+                 * @example 2024-01-01
+                 */
                 stateStatusChangedDateFrom?: string;
+                /**
+                 * @description State status changed on or before (YYYY-MM-DD, inclusive).
+                 * @example 2024-01-01
+                 */
                 stateStatusChangedDateTo?: string;
-                /** @description Up to three keys, "-" for descending; default -submissionDate; nulls last; id breaks ties. */
+                /**
+                 * @description Up to three keys, "-" for descending; default -submissionDate; nulls last; id breaks ties.
+                 * @example -submissionDate
+                 */
                 sort?: ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference") | ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference")[];
             };
             header?: never;
@@ -2105,6 +2355,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
                 filingId: string;
             };
             cookie?: never;
@@ -2219,6 +2473,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
                 filingId: string;
             };
             cookie?: never;
@@ -2331,16 +2589,40 @@ export interface operations {
     listCarriers: {
         parameters: {
             query?: {
-                /** @description Case-insensitive substring of the name or any alias. */
+                /**
+                 * @description Case-insensitive substring of the name or any alias.
+                 * @example Crescent
+                 */
                 name?: string;
+                /**
+                 * @description An identifier as `scheme:value` (e.g. `naic_company:20382`); repeat for several (OR).
+                 * @example naic_company:20382
+                 */
                 identifier?: string | string[];
-                /** @description Carrier group ID. */
+                /**
+                 * @description Carrier group ID.
+                 * @example carrier_group_3294
+                 */
                 group?: string | string[];
-                /** @description Catalog filing activity in this state in the last 12 months. */
+                /**
+                 * @description Catalog filing activity in this state in the last 12 months.
+                 * @example FL
+                 */
                 state?: string | string[];
-                /** @description Catalog filing activity with this TOI code in the last 12 months. */
+                /**
+                 * @description Catalog filing activity with this TOI code in the last 12 months.
+                 * @example 19.0
+                 */
                 toi?: string | string[];
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -2460,6 +2742,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A directory carrier id.
+                 * @example carrier_20382
+                 */
                 carrierId: string;
             };
             cookie?: never;
@@ -2572,11 +2858,25 @@ export interface operations {
     listCarrierGroups: {
         parameters: {
             query?: {
-                /** @description Case-insensitive substring of the name. */
+                /**
+                 * @description Case-insensitive substring of the name.
+                 * @example Crescent
+                 */
                 name?: string;
-                /** @description <scheme>:<value> exactly as registered, padding kept (naic_group:0123). */
+                /**
+                 * @description <scheme>:<value> exactly as registered, padding kept (naic_group:0123).
+                 * @example naic_company:20382
+                 */
                 identifier?: string | string[];
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -2696,6 +2996,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A directory carrier group id.
+                 * @example carrier_group_3294
+                 */
                 groupId: string;
             };
             cookie?: never;
@@ -2808,9 +3112,20 @@ export interface operations {
     listMgas: {
         parameters: {
             query?: {
-                /** @description Case-insensitive substring of the name or any alias. */
+                /**
+                 * @description Case-insensitive substring of the name or any alias.
+                 * @example Crescent
+                 */
                 name?: string;
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -2930,6 +3245,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A directory MGA id.
+                 * @example mga_coastal-risk-partners
+                 */
                 mgaId: string;
             };
             cookie?: never;
@@ -3042,24 +3361,60 @@ export interface operations {
     listInsuranceProducts: {
         parameters: {
             query?: {
-                /** @description Case-insensitive literal substring of the product name. */
+                /**
+                 * @description Case-insensitive literal substring of the product name.
+                 * @example Crescent
+                 */
                 name?: string | string[];
+                /**
+                 * @description Directory MGA slug; repeat for several (OR).
+                 * @example coastal-risk-partners
+                 */
                 mga?: string | string[];
-                /** @description A writing company: NAIC company code (normalized to five digits) or carrier ID. */
+                /**
+                 * @description A writing company: NAIC company code (normalized to five digits) or carrier ID.
+                 * @example carrier_20382
+                 */
                 carrier?: string | string[];
-                /** @description NAIC group code (leading zeros normalized) or directory group ID. */
+                /**
+                 * @description NAIC group code (leading zeros normalized) or directory group ID.
+                 * @example carrier_group_3294
+                 */
                 group?: string | string[];
-                /** @description Exact, case-sensitive availability state. */
+                /**
+                 * @description Exact, case-sensitive availability state.
+                 * @example FL
+                 */
                 state?: string | string[];
-                /** @description Exact, case-sensitive line of business (e.g. cyber). */
+                /**
+                 * @description Exact, case-sensitive line of business (e.g. cyber).
+                 * @example businessowners
+                 */
                 type?: string | string[];
-                /** @description Exact TOI code, leading zeros kept. */
+                /**
+                 * @description Exact TOI code, leading zeros kept.
+                 * @example 19.0
+                 */
                 toi?: string | string[];
-                /** @description Exact sub-TOI code; usable without toi. */
+                /**
+                 * @description Exact sub-TOI code; usable without toi.
+                 * @example 19.0003
+                 */
                 subToi?: string | string[];
-                /** @description true or false; omit for both. */
+                /**
+                 * @description true or false; omit for both.
+                 * @example true
+                 */
                 admitted?: boolean;
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -3179,24 +3534,60 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: {
-                /** @description Case-insensitive literal substring of the product name. */
+                /**
+                 * @description Case-insensitive literal substring of the product name.
+                 * @example Crescent
+                 */
                 name?: string | string[];
+                /**
+                 * @description Directory MGA slug; repeat for several (OR).
+                 * @example coastal-risk-partners
+                 */
                 mga?: string | string[];
-                /** @description A writing company: NAIC company code (normalized to five digits) or carrier ID. */
+                /**
+                 * @description A writing company: NAIC company code (normalized to five digits) or carrier ID.
+                 * @example carrier_20382
+                 */
                 carrier?: string | string[];
-                /** @description NAIC group code (leading zeros normalized) or directory group ID. */
+                /**
+                 * @description NAIC group code (leading zeros normalized) or directory group ID.
+                 * @example carrier_group_3294
+                 */
                 group?: string | string[];
-                /** @description Exact, case-sensitive availability state. */
+                /**
+                 * @description Exact, case-sensitive availability state.
+                 * @example FL
+                 */
                 state?: string | string[];
-                /** @description Exact, case-sensitive line of business (e.g. cyber). */
+                /**
+                 * @description Exact, case-sensitive line of business (e.g. cyber).
+                 * @example businessowners
+                 */
                 type?: string | string[];
-                /** @description Exact TOI code, leading zeros kept. */
+                /**
+                 * @description Exact TOI code, leading zeros kept.
+                 * @example 19.0
+                 */
                 toi?: string | string[];
-                /** @description Exact sub-TOI code; usable without toi. */
+                /**
+                 * @description Exact sub-TOI code; usable without toi.
+                 * @example 19.0003
+                 */
                 subToi?: string | string[];
-                /** @description true or false; omit for both. */
+                /**
+                 * @description true or false; omit for both.
+                 * @example true
+                 */
                 admitted?: boolean;
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -3318,6 +3709,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A directory product id.
+                 * @example product_1001
+                 */
                 productId: string;
             };
             cookie?: never;
@@ -3432,6 +3827,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A directory product id.
+                 * @example product_1001
+                 */
                 productId: string;
             };
             cookie?: never;
@@ -3546,7 +3945,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A directory product id.
+                 * @example product_1001
+                 */
                 productId: string;
+                /**
+                 * @description A two-letter state code where the product is available.
+                 * @example MA
+                 */
                 state: string;
             };
             cookie?: never;
@@ -3664,7 +4071,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A directory product id.
+                 * @example product_1001
+                 */
                 productId: string;
+                /**
+                 * @description A two-letter state code where the product is available.
+                 * @example MA
+                 */
                 state: string;
             };
             cookie?: never;
@@ -3780,11 +4195,23 @@ export interface operations {
     listFilingFiles: {
         parameters: {
             query?: {
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
                 filingId: string;
             };
             cookie?: never;
@@ -3908,11 +4335,23 @@ export interface operations {
     listInsuranceFilingFiles: {
         parameters: {
             query?: {
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
                 filingId: string;
             };
             cookie?: never;
@@ -4036,11 +4475,23 @@ export interface operations {
     getFileText: {
         parameters: {
             query?: {
+                /**
+                 * @description Largest chunk in UTF-8 bytes (4 to 1,048,576, default 65,536); a chunk never splits a character.
+                 * @example 4096
+                 */
                 maxBytes?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /**
+                 * @description A stored file id (UUID), as listed in a filing's file inventory.
+                 * @example f810324b-b7b4-4bc7-b635-73b2a47e4c86
+                 */
                 fileId: string;
             };
             cookie?: never;
@@ -4164,10 +4615,18 @@ export interface operations {
     downloadFile: {
         parameters: {
             query?: {
+                /**
+                 * @description A file version id to download instead of the current one (see File-Version-Id).
+                 * @example sha256-b9bfd56ba05478a68127635f85b39f6f
+                 */
                 versionId?: string;
             };
             header?: never;
             path: {
+                /**
+                 * @description A stored file id (UUID), as listed in a filing's file inventory.
+                 * @example f810324b-b7b4-4bc7-b635-73b2a47e4c86
+                 */
                 fileId: string;
             };
             cookie?: never;
@@ -4293,13 +4752,33 @@ export interface operations {
     getSignedFile: {
         parameters: {
             query?: {
+                /**
+                 * @description Expiry of a signed address (Unix seconds); part of its signature.
+                 * @example 1795319142
+                 */
                 expires?: string;
+                /**
+                 * @description HMAC signature of a signed address; an altered address is 403.
+                 * @example WJjHq2xv0bS7cY1nKpLr8A
+                 */
                 signature?: string;
             };
             header?: never;
             path: {
+                /**
+                 * @description A stored file id (UUID), as listed in a filing's file inventory.
+                 * @example f810324b-b7b4-4bc7-b635-73b2a47e4c86
+                 */
                 fileId: string;
+                /**
+                 * @description The file version id the signed address was issued for (also sent as File-Version-Id).
+                 * @example sha256-b9bfd56ba05478a68127635f85b39f6f
+                 */
                 version: string;
+                /**
+                 * @description The grant of a signed download address; part of its signature.
+                 * @example VomvT1cNHrKV
+                 */
                 grant: string;
             };
             cookie?: never;
@@ -4651,7 +5130,12 @@ export interface operations {
     getManagedFilingFieldOptions: {
         parameters: {
             query: {
+                /**
+                 * @description The working-filing field whose allowed values are listed.
+                 * @example filingType
+                 */
                 field: "filingType" | "reviewType" | "toiCode" | "subToiCode" | "disposition" | "scheduleType";
+                /** @description A toiCode; required with field=subToiCode and refused with any other field (400). */
                 dependsOn?: string;
             };
             header?: never;
@@ -4766,10 +5250,30 @@ export interface operations {
     listScopeCompanies: {
         parameters: {
             query: {
+                /**
+                 * @description The working-filing scope (`mc:` followed by its id).
+                 * @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b
+                 */
                 scope: string;
+                /**
+                 * @description Case-insensitive name prefix or substring, as the operation states.
+                 * @example Crescent
+                 */
                 name?: string;
+                /**
+                 * @description A code (NAIC company code, state code or product code, by list).
+                 * @example 20382
+                 */
                 code?: string;
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -5007,10 +5511,30 @@ export interface operations {
     listScopeJurisdictions: {
         parameters: {
             query: {
+                /**
+                 * @description The working-filing scope (`mc:` followed by its id).
+                 * @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b
+                 */
                 scope: string;
+                /**
+                 * @description Case-insensitive name prefix or substring, as the operation states.
+                 * @example Crescent
+                 */
                 name?: string;
+                /**
+                 * @description A code (NAIC company code, state code or product code, by list).
+                 * @example 20382
+                 */
                 code?: string;
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -5248,10 +5772,30 @@ export interface operations {
     listScopeProducts: {
         parameters: {
             query: {
+                /**
+                 * @description The working-filing scope (`mc:` followed by its id).
+                 * @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b
+                 */
                 scope: string;
+                /**
+                 * @description Case-insensitive name prefix or substring, as the operation states.
+                 * @example Crescent
+                 */
                 name?: string;
+                /**
+                 * @description A code (NAIC company code, state code or product code, by list).
+                 * @example 20382
+                 */
                 code?: string;
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -5489,7 +6033,15 @@ export interface operations {
     listInsuranceManagedFilings: {
         parameters: {
             query?: {
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -5722,7 +6274,15 @@ export interface operations {
     listManagedFilings: {
         parameters: {
             query?: {
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
             };
             header?: never;
@@ -5957,6 +6517,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
                 filingId: string;
             };
             cookie?: never;
@@ -6071,6 +6635,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
                 filingId: string;
             };
             cookie?: never;
@@ -6187,11 +6755,23 @@ export interface operations {
     listManagedFilingItems: {
         parameters: {
             query?: {
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
                 filingId: string;
             };
             cookie?: never;
@@ -6306,6 +6886,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
                 filingId: string;
             };
             cookie?: never;
@@ -6424,7 +7008,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
                 filingId: string;
+                /**
+                 * @description An item id (UUID) of the working filing.
+                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 */
                 itemId: string;
             };
             cookie?: never;
@@ -6541,12 +7133,28 @@ export interface operations {
     listFilingComments: {
         parameters: {
             query?: {
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
+                /**
+                 * @description Only open or only resolved comment threads.
+                 * @example open
+                 */
                 status?: "open" | "resolved";
             };
             header?: never;
             path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
                 filingId: string;
             };
             cookie?: never;
@@ -6661,6 +7269,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
                 filingId: string;
             };
             cookie?: never;
@@ -6779,7 +7391,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
                 filingId: string;
+                /**
+                 * @description A comment id (UUID) of the working filing.
+                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 */
                 commentId: string;
             };
             cookie?: never;
@@ -6892,7 +7512,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
                 filingId: string;
+                /**
+                 * @description A comment id (UUID) of the working filing.
+                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 */
                 commentId: string;
             };
             cookie?: never;
@@ -7022,7 +7650,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
                 filingId: string;
+                /**
+                 * @description A comment id (UUID) of the working filing.
+                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 */
                 commentId: string;
             };
             cookie?: never;
@@ -7141,7 +7777,15 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
                 filingId: string;
+                /**
+                 * @description A comment id (UUID) of the working filing.
+                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 */
                 commentId: string;
             };
             cookie?: never;
@@ -7258,11 +7902,23 @@ export interface operations {
     listManagedFilingEvents: {
         parameters: {
             query?: {
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
                 limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
                 cursor?: string;
             };
             header?: never;
             path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
                 filingId: string;
             };
             cookie?: never;
@@ -7491,11 +8147,23 @@ export interface operations {
     putSignedUpload: {
         parameters: {
             query?: {
+                /**
+                 * @description Expiry of a signed address (Unix seconds); part of its signature.
+                 * @example 1795319142
+                 */
                 expires?: string;
+                /**
+                 * @description HMAC signature of a signed address; an altered address is 403.
+                 * @example WJjHq2xv0bS7cY1nKpLr8A
+                 */
                 signature?: string;
             };
             header?: never;
             path: {
+                /**
+                 * @description The upload token of a signed upload address (from POST /files/uploads); part of the signed address, not a key.
+                 * @example AXW3kq0c9fJr2mT8u1sLZQ
+                 */
                 token: string;
             };
             cookie?: never;
@@ -7708,6 +8376,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description A working file (artifact) id (UUID), as returned by upload completion.
+                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 */
                 artifactId: string;
             };
             cookie?: never;

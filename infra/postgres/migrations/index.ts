@@ -8,6 +8,7 @@ import * as m006 from './006_small_blobs';
 import * as m005 from './005_typed_append_notifications';
 import * as m004 from './004_bus_processed_events';
 import * as m009 from './009_catalog_file_claims';
+import * as m010 from './010_idempotency_keys';
 
 /** Versioned SQL migrations of the infrastructure tables (read models own their schema: see projections/engine). */
 const migrations: Record<string, Knex.Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Knex.Migration> = {
   '007_no_append_notify': m007,
   '008_no_type_order_index': m008,
   '009_catalog_file_claims': m009,
+  '010_idempotency_keys': m010,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

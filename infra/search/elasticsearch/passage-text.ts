@@ -12,6 +12,8 @@
  * affects which fragment is shown.
  */
 
+import { endsSentence } from '../sentence-ends';
+
 export const FRAGMENT_CHARS = 160;
 export const FRAGMENTS = 2;
 
@@ -102,19 +104,39 @@ BREAK[10] = BREAK[12] = 2;
 const breakOf = (c: number): number => (c < 128 ? BREAK[c] : 0);
 
 /**
- * The fragment holding position `at` (a term's first character, never a sentence end or line break).
- * A page is cut into sentences, each running to its last consecutive `.`, `!` or `?`, or through a run of
- * line breaks, or to the end; a sentence longer than `size` is cut into pieces of about `size` characters
- * after a word. Found from `at` outwards, so only the sentences holding terms are ever read.
+ * The sentence holding position `at` (a term's first character, never a sentence end or line break).
+ * A page is cut into sentences, each running to a run of `.`, `!` or `?` that ends a sentence (`endsSentence`:
+ * not a decimal point, an abbreviation or initials), or through a run of line breaks, or to the end. Found from
+ * `at` outwards, so only the sentences holding terms are ever read, and only the stops where a cut would fall
+ * are checked.
  */
-function fragmentAt(text: string, at: number, size: number): { start: number; end: number } {
+function sentenceAt(text: string, at: number): { start: number; end: number } {
   const n = text.length;
   let start = at;
-  while (start > 0 && breakOf(text.charCodeAt(start - 1)) === 0) start--;
+  for (;;) {
+    while (start > 0 && breakOf(text.charCodeAt(start - 1)) === 0) start--;
+    if (start === 0 || breakOf(text.charCodeAt(start - 1)) === 2) break;
+    let from = start - 1;
+    while (from > 0 && breakOf(text.charCodeAt(from - 1)) === 1) from--;
+    if (endsSentence(text, from, start)) break;
+    start = from;
+  }
   let end = at;
-  while (end < n && breakOf(text.charCodeAt(end)) === 0) end++;
-  const kind = end < n ? breakOf(text.charCodeAt(end)) : 0;
-  while (end < n && breakOf(text.charCodeAt(end)) === kind) end++;
+  for (;;) {
+    while (end < n && breakOf(text.charCodeAt(end)) === 0) end++;
+    if (end >= n) break;
+    const from = end;
+    const kind = breakOf(text.charCodeAt(end));
+    while (end < n && breakOf(text.charCodeAt(end)) === kind) end++;
+    if (kind === 2 || endsSentence(text, from, end)) break;
+  }
+  return { start, end };
+}
+
+/** The fragment of a sentence holding `at`: the sentence, or when longer than `size` its piece of about `size` characters cut after a word. */
+function fragmentAt(text: string, sentence: { start: number; end: number }, at: number, size: number): { start: number; end: number } {
+  let { start } = sentence;
+  const { end } = sentence;
   while (end - start > size) {
     let cut = start + size;
     while (cut < end && !isSpace(text.charCodeAt(cut))) cut++;
@@ -132,12 +154,16 @@ export function passageText(text: string, stems: string[]): string | null {
   const best: Fragment[] = [];
   const counts = new Array<number>(stems.length).fill(0);
   const order: number[] = [];
+  // Terms come in text order: the sentence of the last one serves the next ones inside it (a long sentence, a rate
+  // table whose decimals end none, is then scanned once, not once per fragment).
+  let sentence = { start: 0, end: 0 };
   for (let t = 0; t < terms.length; ) {
     if (breakOf(text.charCodeAt(terms[t].at)) !== 0) {
       t++;
       continue;
     }
-    const f = fragmentAt(text, terms[t].at, FRAGMENT_CHARS);
+    if (terms[t].at >= sentence.end) sentence = sentenceAt(text, terms[t].at);
+    const f = fragmentAt(text, sentence, terms[t].at, FRAGMENT_CHARS);
     for (; t < terms.length && terms[t].at < f.end; t++) {
       if (counts[terms[t].stem]++ === 0) order.push(terms[t].stem);
     }
