@@ -248,7 +248,10 @@ if (unavailable) {
         await until('the surviving projector host moves the interrupted checkpoints', 60_000, async () => {
           const now = await checkpointPositions(rt);
           return victim.checkpoints.every((c) => now.get(c)! > before.get(c)!) ? true : undefined;
-        }, 20);
+        }, 20).catch(async (e: Error) => {
+          const sessions = await rt.db.knex.raw(`select host(client_addr) as host, state, wait_event_type, wait_event, left(query, 120) as query from pg_stat_activity where datname = 'ifrs' and client_addr is not null`);
+          throw new Error(`${e.message}; locked: ${victim.checkpoints.join(', ')} by ${victim.p.host}; sessions: ${JSON.stringify(sessions.rows)}`);
+        });
         const takeoverMs = Date.now() - failedAt;
         await until('every read model caught up with the log', 120_000, caughtUp, 100);
         const caughtUpMs = Date.now() - failedAt;
@@ -279,7 +282,7 @@ if (unavailable) {
               }
             : {
                 failure: `projector host's link cut mid-batch (${victim.checkpoints.join(', ')} locked), ${records.length}-filing backlog`,
-                serviceDid: `its batch lock stayed held until Postgres ended the silent session (TCP keepalive: ${KEEPALIVE.idle} s idle, ${KEEPALIVE.count} probes ${KEEPALIVE.interval} s apart); then the other projector host applied it; reconnected, the cut-off host went on by itself`,
+                serviceDid: `its batch lock stayed held until Postgres ended the silent session (TCP keepalive: ${KEEPALIVE.idle} s idle, ${KEEPALIVE.count} probes ${KEEPALIVE.interval} s apart; tcp_user_timeout ${KEEPALIVE.userTimeoutMs / 1000} s); then the other projector host applied it; reconnected, the cut-off host went on by itself`,
                 recovery: `takeover ${seconds(takeoverMs)}; backlog projected ${seconds(caughtUpMs)} after the cut`,
                 lostOrDoubled: '0 / 0 (every read model equals a rebuild from the log)',
               },

