@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_REQUEST_LIMITS, type RequestLimitsConfig } from './http/request-limits';
 
 /**
  * One configuration setting: the environment variable (12-factor; every knob has a safe default), the CLI
@@ -37,6 +38,15 @@ const urlWith = (protocols: string[]) =>
 const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 const host = z.union([z.ipv4(), z.ipv6(), z.string().regex(HOSTNAME)]);
 const onOff = z.enum(['0', '1']);
+const nonNegativeNumber = z.string().regex(/^\d+(\.\d+)?$/).transform(Number);
+
+/**
+ * The contract lets a GET carry 100 values of 500 characters per list filter: 51 KB for one such filter in
+ * plain ASCII, ~450 KB when every character is a percent-encoded three-byte one, ~470 KB for all nine text
+ * filters of the catalog list at once in ASCII. 1 MiB serves each of these (Node's own 16 KiB refused the
+ * first), and is the JSON body limit too, so one request's headers hold no more memory than its body may.
+ */
+export const DEFAULT_MAX_HEADER_BYTES = 1024 * 1024;
 
 /**
  * Every environment variable and flag the service reads, one entry each, validated before anything starts
@@ -94,10 +104,29 @@ export const SETTINGS = {
   runFrom: setting({ env: 'IFRS_RUN', expected: 'dist or src', schema: z.enum(['dist', 'src']).nullable().default(null) }),
   /** Catalog filings `serve --demo` seeds (commands/demo/demo-seed.ts). */
   demoFilings: setting({ env: 'IFRS_DEMO_FILINGS', expected: 'a non-negative integer', schema: integer(0, 10_000_000).nullable().default(null) }),
+  /** Node's maxHeaderSize: the request line and headers, in bytes; beyond it a coded 431. */
+  httpMaxHeaderBytes: setting({ env: 'IFRS_MAX_HEADER_BYTES', expected: 'an integer 1024-16777216 (bytes)', schema: integer(1024, 16 * 1024 * 1024).default(DEFAULT_MAX_HEADER_BYTES) }),
+  /** The request line and headers must arrive within this many milliseconds (coded 408). */
+  httpHeadersTimeoutMs: setting({ env: 'IFRS_HEADERS_TIMEOUT_MS', expected: 'an integer 1-3600000 (milliseconds)', schema: integer(1, 3_600_000).default(20_000) }),
+  /** A request body that receives nothing for this many milliseconds is a coded 408 (0: no bound). */
+  httpBodyIdleTimeoutMs: setting({ env: 'IFRS_BODY_IDLE_TIMEOUT_MS', expected: 'an integer 0-3600000 (milliseconds; 0: no bound)', schema: integer(0, 3_600_000).default(30_000) }),
+  /** The whole request, body included, must arrive within this many milliseconds (coded 408; 0: no bound). */
+  httpRequestTimeoutMs: setting({ env: 'IFRS_REQUEST_TIMEOUT_MS', expected: 'an integer 0-86400000 (milliseconds; 0: no bound)', schema: integer(0, 86_400_000).default(300_000) }),
+  /** Per-key token bucket: sustained requests per second (0: off); see src/http/request-limits.ts for the defaults. */
+  rateLimitRps: setting({ env: 'IFRS_RATE_LIMIT_RPS', expected: 'a number of at least 0 (0 turns the limit off)', schema: nonNegativeNumber.nullable().default(null) }),
+  /** The bucket's size; unset: one second of IFRS_RATE_LIMIT_RPS (or the default burst). */
+  rateLimitBurst: setting({ env: 'IFRS_RATE_LIMIT_BURST', expected: 'a number of at least 0', schema: nonNegativeNumber.nullable().default(null) }),
+  /** Per-key searches in flight at once (0: no cap). */
+  searchConcurrency: setting({ env: 'IFRS_SEARCH_CONCURRENCY', expected: 'an integer of at least 0 (0: no cap)', schema: integer(0, 1_000_000).default(DEFAULT_REQUEST_LIMITS.concurrency.search) }),
+  /** Per-key extracted-text reads in flight at once (0: no cap). */
+  textConcurrency: setting({ env: 'IFRS_TEXT_CONCURRENCY', expected: 'an integer of at least 0 (0: no cap)', schema: integer(0, 1_000_000).default(DEFAULT_REQUEST_LIMITS.concurrency.text) }),
 };
 
 type Settings = typeof SETTINGS;
-export type Config = { [K in keyof Settings]: Settings[K] extends Setting<infer T> ? T : never };
+export type Config = { [K in keyof Settings]: Settings[K] extends Setting<infer T> ? T : never } & {
+  /** Per-key rate (token bucket) and concurrency caps of the API, from the four settings above. */
+  requestLimits: RequestLimitsConfig;
+};
 
 /** Values given on the command line, by setting; they win over the environment. */
 export type ConfigFlags = Partial<Record<keyof Settings, string | undefined>>;
@@ -136,5 +165,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     }
     config[name] = parsed.data;
   }
-  return { ...(config as Config), ...overrides };
+  const c = config as Omit<Config, 'requestLimits'>;
+  const ratePerSecond = c.rateLimitRps ?? DEFAULT_REQUEST_LIMITS.ratePerSecond;
+  const requestLimits: RequestLimitsConfig = {
+    ratePerSecond,
+    // Unset, the bucket holds one second of the rate.
+    burst: c.rateLimitBurst ?? (c.rateLimitRps !== null ? Math.max(1, ratePerSecond) : DEFAULT_REQUEST_LIMITS.burst),
+    concurrency: { search: c.searchConcurrency, text: c.textConcurrency },
+  };
+  return { ...c, requestLimits, ...overrides };
 }

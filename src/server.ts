@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import client, { Gauge, collectDefaultMetrics } from 'prom-client';
-import { answerClientErrorsAsJson } from './http/client-errors';
+import { answerEdgesAsJson } from './http/client-errors';
 import { createApp } from './http/app';
 import { createAppServer } from './http/app-server';
+import { RequestLimits } from './http/request-limits';
 import type { RouteModule, RouteSpec } from './http/route';
 import type { Runtime } from './runtime';
 import { TOKENS } from './tokens';
@@ -68,6 +69,7 @@ export function buildApp(rt: Runtime, readiness?: Readiness) {
     metrics,
     decisions: DECISIONS,
     idempotency: rt.container.get(TOKENS.IdempotencyStore),
+    limits: new RequestLimits(rt.config.requestLimits),
     health: {
       ready: async () => (readiness ??= await Readiness.atStart(rt)).check(),
     },
@@ -132,9 +134,21 @@ export async function startServer(rt: Runtime, opts: { port: number; host: strin
   if (opts.role === 'all' || opts.role === 'indexer') await startBusWorkers(rt);
   if (opts.role !== 'all' && opts.role !== 'api') return { server: null, url: null };
   const app = buildApp(rt, await Readiness.atStart(rt));
-  const server = createAppServer(app);
+  const c = rt.config;
+  // Node refuses a headers timeout longer than the request timeout: the request's bound covers its headers.
+  const headersTimeout = c.httpRequestTimeoutMs > 0 ? Math.min(c.httpHeadersTimeoutMs, c.httpRequestTimeoutMs) : c.httpHeadersTimeoutMs;
+  const server = createAppServer(app, {
+    maxHeaderSize: c.httpMaxHeaderBytes,
+    headersTimeout,
+    requestTimeout: c.httpRequestTimeoutMs,
+    // How often Node looks for requests over those timeouts (its default, 30 s, would let one run 30 s late).
+    connectionsCheckingInterval: headersTimeout > 0 ? Math.min(1000, Math.max(50, Math.floor(headersTimeout / 4))) : 1000,
+  });
   server.keepAliveTimeout = 65_000;
-  answerClientErrorsAsJson(server);
+  // Node keeps only the first 2,000 headers and drops the rest unseen, so a second Authorization after them
+  // escaped the duplicate check; the header byte limit bounds them instead.
+  server.maxHeadersCount = 0;
+  answerEdgesAsJson(server, { maxHeaderBytes: c.httpMaxHeaderBytes, bodyIdleTimeoutMs: c.httpBodyIdleTimeoutMs });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => resolve());

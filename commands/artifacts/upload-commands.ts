@@ -4,6 +4,8 @@ import type { Request } from 'express';
 import type { CommandHandler } from '../command-handler';
 import { AppError, DomainError, forbidden, invalidRequest, notFound } from '../../src/domain/errors';
 import type { Principal } from '../../src/identity/principal';
+import type { Logger } from '../../src/logger';
+import { isStorableText } from '../../src/domain/storable-text';
 import type { BlobStore } from '../../src/ports/blob-store';
 import type { SignedUrls } from '../../src/http/signed-urls';
 import type { FilingAccessService } from '../../queries/managed-filings/filing-access';
@@ -46,6 +48,7 @@ export class UploadCommands {
     private readonly blobs: BlobStore,
     private readonly signed: SignedUrls,
     private readonly tokens: UploadTokens,
+    private readonly log: Pick<Logger, 'error'>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -101,6 +104,8 @@ export class UploadCommands {
         if (t.status === 'invalid') throw new UploadFailure('UPLOAD_TOKEN_INVALID', 'The upload token is not one this service issued, or it was altered.');
         if (t.status === 'expired') throw new UploadFailure('UPLOAD_TOKEN_EXPIRED', 'The upload token has expired (one hour); upload again.');
         const g = t.grant;
+        // Names are checked when the upload starts; a token issued before that check could still carry one.
+        if (!isStorableText(g.name)) throw new UploadFailure('UPLOAD_NAME_INVALID', 'The file name holds a NUL or an unpaired UTF-16 surrogate; start the upload again with another name.');
         const role = g.tenantId === p.tenantId ? grants.find((x) => x.scopeId === g.scopeId)?.role : undefined;
         if (!role || role === 'viewer') throw new UploadFailure('PERMISSION_DENIED', 'The caller may not write files in the upload\'s scope.');
         const r = await this.handler.execute(
@@ -123,8 +128,21 @@ export class UploadCommands {
         );
         results.push({ uri, success: true, artifact: artifactRecord(viewFromState(r.state)), error: null });
       } catch (e) {
-        if (!(e instanceof DomainError)) throw e;
-        results.push({ uri, success: false, artifact: null, error: { code: e.code, message: e.message } });
+        if (e instanceof DomainError) {
+          results.push({ uri, success: false, artifact: null, error: { code: e.code, message: e.message } });
+          continue;
+        }
+        // One file's fault must not fail the batch: the files completed before it are committed, and an answer
+        // without them would hide versions that exist. Nothing after the append throws (a slow read side is
+        // only logged), so a fault here means this file's append did not commit, or (a connection lost during
+        // the commit) that no one can tell.
+        this.log.error({ err: e, uri }, 'upload completion failed for one file');
+        results.push({
+          uri,
+          success: false,
+          artifact: null,
+          error: { code: 'INTERNAL_ERROR', message: 'An unexpected fault; nothing can be inferred about whether this file got a version: inspect the artifact before completing it again.' },
+        });
       }
     }
     return results;

@@ -70,7 +70,7 @@ export class UploadRoutes implements RouteModule {
         idempotencyKey: 'refused',
         summary: 'Confirm uploaded files',
         description:
-          'One result per confirmation, in order. Per-file failures inside the 200: PERMISSION_DENIED (read-only key, or no editor/manager role in the upload\'s scope), UPLOAD_TOKEN_INVALID, UPLOAD_TOKEN_EXPIRED, UPLOAD_NOT_FOUND (nothing was PUT yet). A replay adds another version. Indexing is scheduled, not awaited. uri is urn:ifrs:upload:<uploadId>.',
+          'One result per confirmation, in order. Per-file failures inside the 200: PERMISSION_DENIED (read-only key, or no editor/manager role in the upload\'s scope), UPLOAD_TOKEN_INVALID, UPLOAD_TOKEN_EXPIRED, UPLOAD_NOT_FOUND (nothing was PUT yet), UPLOAD_NAME_INVALID (a name with NUL or an unpaired surrogate), INTERNAL_ERROR (an unexpected fault on that file: inspect the artifact before completing again; the other results stand). A replay adds another version. Indexing is scheduled, not awaited. uri is urn:ifrs:upload:<uploadId>.',
         tags: ['files'],
         body: CompleteBody,
         bodyLimit: 1024 * 1024,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ImportRecordError } from './record-importer';
+import { isStorableText } from '../../src/domain/storable-text';
 
 /** Parses an import record with a zod schema; the first problems become the line's one-line message. */
 export function parseRecord<T>(schema: z.ZodType<T>, record: Record<string, unknown>): T {
@@ -16,9 +17,6 @@ export function parseRecord<T>(schema: z.ZodType<T>, record: Record<string, unkn
 
 export const nullableString = (max = 20000) => z.string().max(max).nullable().default(null);
 
-/** A UTF-16 surrogate without its pair: like NUL, text that Postgres text and jsonb cannot hold. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 /**
  * Refuses a record whose strings Postgres cannot store. JSON allows `\u0000` and a lone `\ud800`, but
  * the event's jsonb does not: such a line failed the whole append batch, and the import with it, instead
@@ -28,7 +26,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  */
 export function assertStorableText(value: unknown, path: (string | number)[] = []): void {
   if (typeof value === 'string') {
-    if (value.includes('\u0000') || LONE_SURROGATE.test(value)) throw new ImportRecordError(`${path.length ? path.join('.') : 'record'}: text may not contain NUL (U+0000) or an unpaired surrogate`);
+    if (!isStorableText(value)) throw new ImportRecordError(`${path.length ? path.join('.') : 'record'}: text may not contain NUL (U+0000) or an unpaired surrogate`);
     return;
   }
   if (value === null || typeof value !== 'object') return;

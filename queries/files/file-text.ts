@@ -50,6 +50,7 @@ export class FileTextRoutes implements RouteModule {
           'Continue with the same maxBytes and the nextCursor; a changed text revision between chunks answers 400 invalid_cursor (restart). ' +
           'Cursors expire 24 hours after the first chunk. No extraction: 409 text_unavailable.',
         tags: ['files'],
+        concurrency: 'text',
         params: Params,
         query: Query,
         responses: {

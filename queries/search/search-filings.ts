@@ -141,6 +141,7 @@ export class SearchFilingsRoutes implements RouteModule {
       description: DESCRIPTION,
       tags: ['search'],
       bodyLimit: SEARCH_BODY_LIMIT,
+      concurrency: 'search' as const,
       responses: {
         200: { description: 'A page of matching filings', schema: SearchResponse },
         403: { description: 'An explicit source=serff filter without serff:view' },

@@ -71,6 +71,7 @@ export function workingFilingsFeature(c: Container): void {
           ctx.get(TOKENS.BlobStore),
           ctx.get(TOKENS.SignedUrls),
           new UploadTokens(ctx.get<Buffer>(TOKENS.Secret)),
+          ctx.get<Logger>(TOKENS.Logger),
         ),
     )
     .inSingletonScope();

@@ -10,7 +10,7 @@ import type express from 'express';
  * which is what made scavenges take 4-10 ms and showed in the latency tail. Express still calls
  * setPrototypeOf, but with the prototype the object already has, which V8 treats as a no-op.
  */
-export function createAppServer(app: express.Express): http.Server {
+export function createAppServer(app: express.Express, options: Pick<http.ServerOptions, 'maxHeaderSize' | 'headersTimeout' | 'requestTimeout' | 'connectionsCheckingInterval'> = {}): http.Server {
   function AppRequest(this: http.IncomingMessage, ...args: unknown[]) {
     Reflect.apply(http.IncomingMessage, this, args);
   }
@@ -20,7 +20,8 @@ export function createAppServer(app: express.Express): http.Server {
   }
   AppResponse.prototype = app.response;
   return http.createServer(
-    { IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage, ServerResponse: AppResponse as unknown as typeof http.ServerResponse },
+    // requireHostHeader: the app answers a missing Host itself, with the coded error (src/http/app.ts).
+    { ...options, requireHostHeader: false, IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage, ServerResponse: AppResponse as unknown as typeof http.ServerResponse },
     app,
   );
 }

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import client from 'prom-client';
 import { AppError, DomainError, notFound, unauthenticated, temporarilyUnavailable } from '../domain/errors';
@@ -6,8 +5,13 @@ import type { Principal } from '../identity/principal';
 import type { Logger } from '../logger';
 import type { IdempotencyStore, StoredAnswer } from '../ports/idempotency-store';
 import { claimKey, idempotencyKeyOf, idempotencyKeyRefused, requestFingerprint, type HeldKey } from './idempotency';
-import { buildOpenApi } from './openapi';
 import { withWriteTrace, type WriteTrace } from './write-trace';
+import { rejectUnstorableText } from './input-hygiene';
+import { addAllowedMethod, methodNotAllowed } from './method-not-allowed';
+import { buildOpenApi } from './openapi';
+import { parseQueryString } from './query-string';
+import { requestIdFor } from './request-id';
+import type { RequestLimits } from './request-limits';
 import type { Reply, RouteSpec } from './route';
 import { boundDetails, parseOrThrow } from './validation';
 import { z } from './zod';
@@ -29,9 +33,10 @@ export interface AppDeps {
   decisions?: string;
   /** Where Idempotency-Key answers are kept; without it the header is ignored. */
   idempotency?: IdempotencyStore;
+  /** Per-key rate and concurrency limits; none: unlimited. */
+  limits?: RequestLimits;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const NO_QUERY = z.strictObject({});
 
@@ -56,26 +61,6 @@ function isUnavailable(e: unknown): boolean {
     err?.name === 'KnexTimeoutError' ||
     /Connection terminated|connect ECONNREFUSED/.test(err?.message ?? '')
   );
-}
-
-/**
- * Postgres text and jsonb cannot hold U+0000, so a NUL anywhere in the input is refused up front
- * (as a coded 400) instead of failing deep in a query. Returns the path of the first one found.
- */
-function findNul(value: unknown, path: string[] = [], depth = 0): string[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
-  if (depth > 32 || value === null || typeof value !== 'object') return null;
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (k.includes('\u0000')) return [...path, k];
-    const found = findNul(v, [...path, k], depth + 1);
-    if (found) return found;
-  }
-  return null;
-}
-
-function rejectNul(location: 'path' | 'query' | 'body', value: unknown): void {
-  const at = findNul(value);
-  if (at) throw new AppError(400, 'invalid_request', 'Text may not contain NUL (U+0000) characters.', [{ location, path: at, code: 'invalid_value', message: 'Text may not contain NUL (U+0000) characters.' }]);
 }
 
 /** An error as body-parser gives it (the error handler maps them by `type`, or by `status` when exposed). */
@@ -140,7 +125,23 @@ function readPlainJsonBody(req: Request, limit: number, resolve: () => void, rej
   return true;
 }
 
+/**
+ * Two Authorization headers are ambiguous credentials: Node keeps the first and drops the rest, so a valid key
+ * followed by an invalid one was served as the first. Refused whatever their order.
+ */
+function rejectRepeatedAuthorization(rawHeaders: string[]): void {
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i];
+    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++seen > 1) {
+      const message = 'The Authorization header may be given only once.';
+      throw new AppError(400, 'invalid_request', message, [{ location: 'header', path: ['authorization'], code: 'invalid_value', message }]);
+    }
+  }
+}
+
 function bearerKey(req: Request): string {
+  rejectRepeatedAuthorization(req.rawHeaders);
   const header = req.headers.authorization;
   const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   if (!m) throw unauthenticated();
@@ -218,7 +219,7 @@ export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('query parser', 'simple');
+  app.set('query parser', parseQueryString);
 
   const duration = new client.Histogram({
     name: 'http_request_duration_seconds',
@@ -230,8 +231,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   const debugEnabled = deps.log.isLevelEnabled('debug');
   app.use((req, res, next) => {
-    const incoming = req.headers['x-request-id'];
-    req.requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    req.requestId = requestIdFor(req.headers['x-request-id']);
     res.setHeader('X-Request-Id', req.requestId);
     const start = process.hrtime.bigint();
     res.on('finish', () => {
@@ -242,6 +242,13 @@ export function createApp(deps: AppDeps): express.Express {
       else if (debugEnabled) deps.log.debug({ requestId: req.requestId, method: req.method, url: req.originalUrl, status: res.statusCode, ms: seconds * 1000 }, 'request');
     });
     next();
+  });
+  // Node's own check answered a bare 400 (createAppServer turns it off): RFC 9112 3.2 wants Host in HTTP/1.1.
+  app.use((req, res, next) => {
+    if (req.headers.host !== undefined || req.httpVersion !== '1.1') return next();
+    const message = 'An HTTP/1.1 request must carry a Host header.';
+    res.setHeader('Connection', 'close');
+    next(new AppError(400, 'invalid_request', message, [{ location: 'header', path: ['host'], code: 'required', message }]));
   });
 
   app.get('/healthz', (_req, res) => {
@@ -267,7 +274,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.json(openapi);
   });
 
-  // Known path, other method: authenticated first like any route, then a coded 404.
+  // Known path, other method: authenticated first like any route, then a coded 405 (unknown path: 404).
   const authenticate = async (req: Request, _res: Response, next: NextFunction) => {
     try {
       req.principal = knownPrincipal(await deps.authenticate(bearerKey(req)));
@@ -301,9 +308,13 @@ export function createApp(deps: AppDeps): express.Express {
       if (!readPlainJsonBody(req, limit, resolve, reject)) void parser(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
     });
 
+  const limits = deps.limits;
   const byFirstSegment = new Map<string, express.Router>();
+  const methodsByPath = new Map<string, Set<string>>();
+  addAllowedMethod(methodsByPath, '/openapi.json', 'get');
   for (const route of deps.routes) {
     const limit = route.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    const group = route.concurrency;
     const jsonParser = express.json({ limit, strict: true, type: () => true });
     // One handler per route, not a middleware chain: every extra layer is another trip through the
     // router's next() on the hottest path, and a cached key authenticates without a promise round.
@@ -314,13 +325,16 @@ export function createApp(deps: AppDeps): express.Express {
           const answer = deps.authenticate(bearerKey(req));
           req.principal = knownPrincipal(answer instanceof Promise ? await answer : answer);
         }
+        // Limits count every request of a key, the invalid ones too; signed addresses (no key) by their client's address.
+        const limitKey = limits ? (req.principal?.keyId ?? `address:${req.socket.remoteAddress ?? ''}`) : '';
+        if (limits) limits.admit(limitKey, res);
         if (!route.rawBody && hasBody(req)) await readJsonBody(jsonParser, req, res, limit);
         // Express 5 re-parses the query string on every read of req.query: read it once.
         const rawQuery = req.query as Record<string, unknown>;
         const hasQuery = Object.keys(rawQuery).length > 0;
-        rejectNul('path', req.params);
-        if (hasQuery) rejectNul('query', rawQuery);
-        if (!route.rawBody) rejectNul('body', req.body);
+        rejectUnstorableText('path', req.params);
+        if (hasQuery) rejectUnstorableText('query', rawQuery);
+        if (!route.rawBody) rejectUnstorableText('body', req.body);
         const params = route.params ? parseOrThrow(route.params, 'path', { ...req.params }) : req.params;
         // A route without query parameters and a request without any: nothing to validate.
         const query = route.query || hasQuery ? parseOrThrow(route.query ?? NO_QUERY, 'query', { ...rawQuery }) : {};
@@ -345,11 +359,15 @@ export function createApp(deps: AppDeps): express.Express {
         let reply: Reply;
         const trace: WriteTrace = { mayHaveWritten: false };
         const run = () => route.handler({ query, body, params, principal: req.principal as Principal, requestId: req.requestId, req, res });
+        // The slot is held while the handler works (its database work), and given back before the answer is written.
+        const slot = limits && group ? limits.enter(group, limitKey, res) : false;
         try {
           reply = held ? await withWriteTrace(trace, run) : await run();
         } catch (e) {
           if (held) await settleFailedKey(held, trace, e, req.requestId);
           throw e;
+        } finally {
+          if (slot && limits && group) limits.leave(group, limitKey);
         }
         // A route that answered by itself leaves nothing to keep.
         if (held && reply.handled) await settleFailedKey(held, { mayHaveWritten: false }, null, req.requestId);
@@ -374,6 +392,7 @@ export function createApp(deps: AppDeps): express.Express {
       let group = byFirstSegment.get(first);
       if (!group) byFirstSegment.set(first, (group = express.Router({ caseSensitive: true, strict: false })));
       (group as unknown as Record<string, (path: string, h: express.RequestHandler) => void>)[route.method](toOpenApiPathToExpress(p), handler);
+      addAllowedMethod(methodsByPath, toOpenApiPathToExpress(p), route.method);
     }
   }
   // The routes grouped by their (literal) first path segment: a request is matched against its group's
@@ -383,15 +402,17 @@ export function createApp(deps: AppDeps): express.Express {
   // of its own first segment, so the first matching route, and every answer, stays the same.
   api.use((req, res, next) => {
     // No route answers OPTIONS, but a router answers it by itself (200 with Allow) when its routes match
-    // the path and nothing after them fails: a group must not see it, so it stays the 404 it was.
+    // the path and nothing after them fails: a group must not see it; it gets the coded 405 below.
     const group = req.method === 'OPTIONS' ? undefined : byFirstSegment.get(firstSegment(req.path));
     if (group) group(req, res, next);
     else next();
   });
 
-  api.use(authenticate, (req, _res, next) => next(notFound(`No route ${req.method} ${req.baseUrl}${req.path}.`)));
+  api.use(authenticate, ...methodNotAllowed(methodsByPath), (req, _res, next) => next(notFound(`No route ${req.method} ${req.baseUrl}${req.path}.`)));
   app.use('/api/v2', api);
-  app.use((req, _res, next) => next(notFound(`No route ${req.method} ${req.path}.`)));
+  const operationalPaths = new Map<string, Set<string>>();
+  for (const p of ['/healthz', '/readyz', '/metrics']) addAllowedMethod(operationalPaths, p, 'get');
+  app.use(...methodNotAllowed(operationalPaths), (req, _res, next) => next(notFound(`No route ${req.method} ${req.path}.`)));
 
   // A path segment whose percent-encoding does not decode fails in the router while it matches, before any
   // route's handler (a URIError marked 400 but not exposed): bad input, so a coded 400 at the path, after the

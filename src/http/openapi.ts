@@ -31,6 +31,10 @@ const STANDARD_ERRORS: Record<number, string> = {
   401: 'Missing or invalid API key (`unauthenticated`).',
   403: 'Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`).',
   404: 'Not found or not visible (`not_found`).',
+  429:
+    'Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket ' +
+    '(a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. ' +
+    'Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits.',
   500: 'Unexpected failure (`internal_error`).',
   503: 'A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`).',
 };
@@ -46,10 +50,18 @@ const BODY_ERRORS: Record<number, string> = {
 
 type HeaderDescriptions = Record<string, { description: string }>;
 
+/** The answers of the request limits (src/http/request-limits.ts). */
+const RATE_LIMIT_HEADERS: HeaderDescriptions = {
+  'Retry-After': { description: 'Seconds to wait before retrying the same request.' },
+  RateLimit: { description: 'Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`.' },
+  'RateLimit-Policy': { description: 'Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`.' },
+};
+
 /** Every answer carries X-Request-Id (DESIGN: errors repeat it as requestId); a 503 also Retry-After. */
 function responseHeaders(status: string, own: HeaderDescriptions = {}): Record<string, unknown> {
   const all: HeaderDescriptions = { 'X-Request-Id': { description: 'Server correlation ID of this attempt (the error body repeats it as requestId).' }, ...own };
   if (status === '503') all['Retry-After'] = { description: 'Seconds to wait before retrying the same request.' };
+  if (status === '429') Object.assign(all, RATE_LIMIT_HEADERS);
   return Object.fromEntries(Object.entries(all).map(([h, d]) => [h, { description: d.description, required: true, schema: { type: 'string' } }]));
 }
 
@@ -101,7 +113,8 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
       for (const [status, description] of Object.entries({ ...STANDARD_ERRORS, ...bodyErrors })) {
         // A signed address works without the API key: it is refused with 403, never 401.
         if (status === '401' && r.auth === 'none') continue;
-        if (!responses[status]) responses[status] = { description, headers: responseHeaders(status), content: { 'application/json': { schema: ErrorSchema } } };
+        if (!responses[status])
+          responses[status] = { description, headers: responseHeaders(status), content: { 'application/json': { schema: ErrorSchema } }, ...(status === '429' ? { 'x-extension': true } : {}) };
       }
       if (r.idempotencyKey === 'honored') {
         for (const [status, description] of Object.entries(IDEMPOTENCY_ERRORS)) {

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Principal } from '../identity/principal';
+import type { ConcurrencyGroup } from './request-limits';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -58,6 +59,8 @@ export interface RouteSpec<Q = unknown, B = unknown, P = unknown> {
    * `refused`: a write the contract makes non-idempotent, where the header is a 400. Unset: the header is ignored.
    */
   idempotencyKey?: 'honored' | 'refused';
+  /** An expensive route: its requests count against the key's concurrency cap of this group. */
+  concurrency?: ConcurrencyGroup;
   responses: Record<number, ResponseSpec>;
   handler(ctx: RouteContext<Q, B, P>): Promise<Reply>;
 }

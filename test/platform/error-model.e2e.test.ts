@@ -131,7 +131,7 @@ describe('HTTP error model', () => {
   it('rule: a NUL character anywhere in the input is a coded 400, never a database error', async () => {
     const body = await api().post(`/probe/${id}`, { name: 'a\u0000b' });
     assert.equal(body.status, 400);
-    assert.deepEqual(body.body.details[0], { location: 'body', path: ['name'], code: 'invalid_value', message: 'Text may not contain NUL (U+0000) characters.' });
+    assert.deepEqual(body.body.details[0], { location: 'body', path: ['name'], code: 'invalid_value', message: 'Text may not contain NUL (U+0000) characters or unpaired UTF-16 surrogates.' });
     const query = await api().post(`/probe/${id}?tag=%00`, { name: 'x' });
     assert.equal(query.status, 400);
     assert.equal(query.body.details[0].location, 'query');
@@ -159,14 +159,15 @@ describe('HTTP error model', () => {
     assert.equal(r.body.requestId, r.headers.get('x-request-id'));
   });
 
-  it('rule: a method the route does not serve is a JSON 404', async () => {
+  it('rule: a method a known path does not serve is a coded 405 whose Allow names the methods it serves', async () => {
     const r = await api().delete(`/probe/${id}`);
-    assert.equal(r.status, 404);
-    assert.equal(r.body.code, 'not_found');
+    assert.equal(r.status, 405);
+    assert.equal(r.body.code, 'method_not_allowed');
+    assert.equal(r.headers.get('allow'), 'POST');
   });
 
-  it('rule: a request the HTTP parser rejects (headers over 16 KiB, broken syntax) still gets a coded JSON error', async () => {
-    const long = await api().get(`/probe/${id}?tag=${'x'.repeat(20_000)}`);
+  it('rule: a request the HTTP parser rejects (headers over the 1 MiB limit, broken syntax) still gets a coded JSON error', async () => {
+    const long = await api().post(`/probe/${id}?tag=${'x'.repeat(1024 * 1024)}`, { name: 'x' });
     assert.equal(long.status, 431);
     assert.equal(long.body.code, 'request_header_too_large');
     assert.equal(typeof long.body.requestId, 'string');

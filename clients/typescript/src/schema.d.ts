@@ -863,7 +863,9 @@ export interface paths {
         put?: never;
         /**
          * Confirm uploaded files
-         * @description One result per confirmation, in order. Per-file failures inside the 200: PERMISSION_DENIED (read-only key, or no editor/manager role in the upload's scope), UPLOAD_TOKEN_INVALID, UPLOAD_TOKEN_EXPIRED, UPLOAD_NOT_FOUND (nothing was PUT yet). A replay adds another version. Indexing is scheduled, not awaited. uri is urn:ifrs:upload:<uploadId>.
+         * @description One result per confirmation, in order. Per-file failures inside the 200: PERMISSION_DENIED (read-only key, or no editor/manager role in the upload's scope), UPLOAD_TOKEN_INVALID, UPLOAD_TOKEN_EXPIRED, UPLOAD_NOT_FOUND (nothing was PUT yet), UPLOAD_NAME_INVALID (a name with NUL or an unpaired surrogate), INTERNAL_ERROR (an unexpected fault on that file: inspect the artifact before completing again; the other results stand). A replay adds another version. Indexing is scheduled, not awaited. uri is urn:ifrs:upload:<uploadId>.
+         *
+         *     Idempotency-Key is refused here (400 `idempotency_key_not_supported`): the contract makes this operation non-idempotent.
          */
         post: operations["completeFileUploads"];
         delete?: never;
@@ -1838,6 +1840,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -2075,6 +2094,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2324,6 +2360,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -2442,6 +2495,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -2554,6 +2624,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2711,6 +2798,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -2823,6 +2927,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2965,6 +3086,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -3077,6 +3215,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3214,6 +3369,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -3326,6 +3498,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3505,6 +3694,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -3678,6 +3884,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -3796,6 +4019,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -3908,6 +4148,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4040,6 +4297,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -4160,6 +4434,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4306,6 +4597,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -4440,6 +4748,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4586,6 +4911,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -4717,6 +5059,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4869,6 +5228,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -4979,6 +5355,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5101,6 +5494,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -5215,6 +5625,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5359,6 +5786,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -5476,6 +5920,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5620,6 +6081,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -5737,6 +6215,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5881,6 +6376,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -5998,6 +6510,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6127,6 +6656,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -6156,7 +6702,10 @@ export interface operations {
     createInsuranceManagedFiling: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6223,6 +6772,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -6239,6 +6799,34 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6368,6 +6956,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -6397,7 +7002,10 @@ export interface operations {
     createManagedFiling: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6464,6 +7072,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -6480,6 +7099,34 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6604,6 +7251,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -6720,6 +7384,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6855,6 +7536,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -6884,7 +7582,10 @@ export interface operations {
     addManagedFilingItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
@@ -6955,6 +7656,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -6971,6 +7683,34 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7098,6 +7838,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7238,6 +7995,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -7267,7 +8041,10 @@ export interface operations {
     addFilingComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
@@ -7338,6 +8115,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -7354,6 +8142,34 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7475,6 +8291,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7619,6 +8452,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -7648,7 +8498,10 @@ export interface operations {
     resolveFilingComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
@@ -7724,6 +8577,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -7740,6 +8604,34 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7775,7 +8667,10 @@ export interface operations {
     reopenFilingComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
@@ -7851,6 +8746,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -7867,6 +8773,34 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8002,6 +8936,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -8031,7 +8982,10 @@ export interface operations {
     startFileUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8096,6 +9050,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -8112,6 +9077,34 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8223,6 +9216,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8345,6 +9355,23 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Unexpected failure (`internal_error`). */
             500: {
                 headers: {
@@ -8457,6 +9484,23 @@ export interface operations {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
                     [name: string]: unknown;
                 };
                 content: {
