@@ -120,12 +120,22 @@ export const SETTINGS = {
   searchConcurrency: setting({ env: 'IFRS_SEARCH_CONCURRENCY', expected: 'an integer of at least 0 (0: no cap)', schema: integer(0, 1_000_000).default(DEFAULT_REQUEST_LIMITS.concurrency.search) }),
   /** Per-key extracted-text reads in flight at once (0: no cap). */
   textConcurrency: setting({ env: 'IFRS_TEXT_CONCURRENCY', expected: 'an integer of at least 0 (0: no cap)', schema: integer(0, 1_000_000).default(DEFAULT_REQUEST_LIMITS.concurrency.text) }),
+  /** Setting it selects the S3 blob store (infra/blobs/s3-blob-store.ts); credentials come from the AWS SDK's default chain. */
+  s3Bucket: setting({ env: 'S3_BUCKET', expected: 'an S3 bucket name (3-63 lowercase letters, digits, ".", "-")', schema: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/).nullable().default(null) }),
+  s3Endpoint: setting({ env: 'S3_ENDPOINT', expected: 'an http:// or https:// URL', schema: urlWith(['http:', 'https:']).nullable().default(null) }),
+  s3Region: setting({ env: 'S3_REGION', expected: 'an AWS region name such as us-east-1', schema: z.string().regex(/^[a-z0-9-]{1,64}$/).default('us-east-1') }),
+  s3ForcePathStyle: setting({ env: 'S3_FORCE_PATH_STYLE', expected: 'true or false', schema: z.enum(['true', 'false']).default('false').transform((v) => v === 'true') }),
 };
 
 type Settings = typeof SETTINGS;
 export type Config = { [K in keyof Settings]: Settings[K] extends Setting<infer T> ? T : never } & {
   /** Per-key rate (token bucket) and concurrency caps of the API, from the four settings above. */
   requestLimits: RequestLimitsConfig;
+  /**
+   * S3_BUCKET → every original and large blob in that bucket, downloads and uploads through presigned addresses on
+   * the storage host; null: the filesystem blob store.
+   */
+  s3: { bucket: string; endpoint: string | null; region: string; forcePathStyle: boolean } | null;
 };
 
 /** Values given on the command line, by setting; they win over the environment. */
@@ -165,7 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     }
     config[name] = parsed.data;
   }
-  const c = config as Omit<Config, 'requestLimits'>;
+  const c = config as Omit<Config, 'requestLimits' | 's3'>;
   const ratePerSecond = c.rateLimitRps ?? DEFAULT_REQUEST_LIMITS.ratePerSecond;
   const requestLimits: RequestLimitsConfig = {
     ratePerSecond,
@@ -173,5 +183,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     burst: c.rateLimitBurst ?? (c.rateLimitRps !== null ? Math.max(1, ratePerSecond) : DEFAULT_REQUEST_LIMITS.burst),
     concurrency: { search: c.searchConcurrency, text: c.textConcurrency },
   };
-  return { ...c, requestLimits, ...overrides };
+  const s3 = c.s3Bucket ? { bucket: c.s3Bucket, endpoint: c.s3Endpoint, region: c.s3Region, forcePathStyle: c.s3ForcePathStyle } : null;
+  return { ...c, requestLimits, s3, ...overrides };
 }

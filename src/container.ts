@@ -24,7 +24,7 @@ import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import { PostgresIdempotencyStore } from '../infra/idempotency/postgres-idempotency-store';
 
 /*
- * The optional adapters (EventStoreDB, Kafka, Elasticsearch) are required only in the branch that binds
+ * The optional adapters (EventStoreDB, Kafka, Elasticsearch, S3) are required only in the branch that binds
  * them: their clients are some 15 MB of heap and 60 MB of RSS at startup, which the embedded default
  * would carry for nothing, and every collection's heap limit is a multiple of what is live.
  */
@@ -39,6 +39,7 @@ const elasticsearchAdapter = () => ({
   ...(require('../infra/search/elasticsearch-search-index') as typeof import('../infra/search/elasticsearch-search-index')),
   ...(require('../infra/search/catalog-filing-records') as typeof import('../infra/search/catalog-filing-records')),
 });
+const s3Adapter = () => require('../infra/blobs/s3-blob-store') as typeof import('../infra/blobs/s3-blob-store');
 
 /**
  * The composition root: the only place that chooses adapters. Services are plain classes with
@@ -64,10 +65,12 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
     .inSingletonScope();
   c.bind(TOKENS.Cursors).toDynamicValue(() => new CursorService(secret, db.knex)).inSingletonScope();
   c.bind(TOKENS.Authenticator).toDynamicValue(() => new Authenticator(db.knex)).inSingletonScope();
-  c.bind(TOKENS.BlobStore).toDynamicValue(() => new TieredBlobStore(db.knex, new FsBlobStore(path.join(config.dataDir, 'blobs')))).inSingletonScope();
+  bindBlobStore(c, config, db);
   // Text extractors in order of preference; a feature may rebind the list (PDF first, then plain text).
   c.bind(TOKENS.Extractors).toConstantValue([plainTextExtractor] as Extractor[]);
-  c.bind(TOKENS.FileIngest).toDynamicValue((ctx) => new BlobFileIngest(ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.Extractors))).inSingletonScope();
+  c.bind(TOKENS.FileIngest)
+    .toDynamicValue((ctx) => new BlobFileIngest(ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.Extractors), ctx.get(TOKENS.OriginalStore)))
+    .inSingletonScope();
   c.bind(TOKENS.SignedUrls).toDynamicValue(() => new SignedUrls(secret, config.publicBaseUrl)).inSingletonScope();
   // A claim outlives any request the service lets run (the read-your-writes wait is bounded); past it, its host is presumed gone.
   c.bind(TOKENS.IdempotencyStore)
@@ -77,6 +80,26 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
   for (const install of FEATURES) install(c);
   bindSearchEngine(c, config);
   return c;
+}
+
+/**
+ * Blobs up to 256 KiB (extracted texts, mostly) in Postgres, larger ones under the data directory; the API
+ * serves its own signed addresses. S3_BUCKET → the larger ones in the bucket instead, and every original and
+ * upload there whatever its size, since downloads and uploads are presigned transfers on the storage host.
+ * Small texts stay in the shared Postgres: the text route reads a chunk of one in its own statement and an
+ * import writes thousands a second in batched inserts, where each would otherwise be an S3 request.
+ */
+function bindBlobStore(c: Container, config: Config, db: Database): void {
+  if (!config.s3) {
+    c.bind(TOKENS.BlobStore).toDynamicValue(() => new TieredBlobStore(db.knex, new FsBlobStore(path.join(config.dataDir, 'blobs')))).inSingletonScope();
+    c.bind(TOKENS.OriginalStore).toDynamicValue((ctx) => ctx.get(TOKENS.BlobStore)).inSingletonScope();
+    c.bind(TOKENS.DirectTransfers).toConstantValue(null);
+    return;
+  }
+  const bucket = new (s3Adapter().S3BlobStore)(config.s3);
+  c.bind(TOKENS.BlobStore).toConstantValue(new TieredBlobStore(db.knex, bucket));
+  c.bind(TOKENS.OriginalStore).toConstantValue(bucket);
+  c.bind(TOKENS.DirectTransfers).toConstantValue(bucket);
 }
 
 /**

@@ -8,6 +8,7 @@ import type { ProjectionEngine } from '../projections/engine';
 import type { EventStore } from '../infra/eventstore/event-store';
 import { TOKENS } from './tokens';
 import type { Bus, BusRelay } from './ports/bus';
+import type { DirectTransfers } from './ports/direct-transfers';
 
 export interface Runtime {
   config: Config;
@@ -35,6 +36,8 @@ export async function openRuntime(config: Config, log: Logger, opts: RuntimeOpti
     const engine = container.get<ProjectionEngine>(TOKENS.ProjectionEngine);
     const store = container.get<EventStore>(TOKENS.EventStore);
     await engine.ensureSchemas();
+    const direct = container.get<DirectTransfers | null>(TOKENS.DirectTransfers);
+    await direct?.ensureReady();
     let closed = false;
     return {
       config,
@@ -51,6 +54,7 @@ export async function openRuntime(config: Config, log: Logger, opts: RuntimeOpti
         await container.get<Bus>(TOKENS.Bus).close();
         await store.close();
         if (container.isBound(TOKENS.Elasticsearch)) await container.get<{ close(): Promise<void> }>(TOKENS.Elasticsearch).close();
+        await direct?.close();
         await db.close();
       },
     };

@@ -29,4 +29,8 @@ export const TOKENS = {
   SignedUrls: Symbol.for('SignedUrls'),
   /** Idempotency-Key answers, shared by every API host. */
   IdempotencyStore: Symbol.for('IdempotencyStore'),
+  /** Where originals are stored: the BlobStore, or with S3 the bucket itself (whatever their size). */
+  OriginalStore: Symbol.for('OriginalStore'),
+  /** Presigned transfers on the storage host (S3), or null when the API serves its own signed addresses. */
+  DirectTransfers: Symbol.for('DirectTransfers'),
 } as const;

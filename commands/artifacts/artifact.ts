@@ -70,7 +70,7 @@ export interface ArtifactState {
 
 /** A per-file failure of upload completion: the code goes into the 200's result, not an HTTP status. */
 export class UploadFailure extends DomainError {
-  constructor(code: 'UPLOAD_NOT_FOUND' | 'PERMISSION_DENIED' | 'UPLOAD_TOKEN_INVALID' | 'UPLOAD_TOKEN_EXPIRED' | 'UPLOAD_NAME_INVALID', message: string) {
+  constructor(code: 'UPLOAD_NOT_FOUND' | 'UPLOAD_SIZE_MISMATCH' | 'PERMISSION_DENIED' | 'UPLOAD_TOKEN_INVALID' | 'UPLOAD_TOKEN_EXPIRED' | 'UPLOAD_NAME_INVALID', message: string) {
     super(code, message, 400);
   }
 }

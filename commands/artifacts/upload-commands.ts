@@ -8,12 +8,13 @@ import type { Logger } from '../../src/logger';
 import { isStorableText } from '../../src/domain/storable-text';
 import type { BlobStore } from '../../src/ports/blob-store';
 import type { SignedUrls } from '../../src/http/signed-urls';
+import type { DirectTransfers } from '../../src/ports/direct-transfers';
 import type { FilingAccessService } from '../../queries/managed-filings/filing-access';
 import type { ReferenceLookups } from '../../queries/managed-filings/reference-lookups';
 import { artifactRecord, viewFromState } from '../../queries/artifacts/artifact-record';
 import { ARTIFACTS_PROJECTION } from '../../projections/managed-filings/names';
 import { artifactDecider, UploadFailure } from './artifact';
-import { UPLOAD_TOKEN_TTL_SECONDS, type UploadTokens } from './upload-tokens';
+import { UPLOAD_TOKEN_TTL_SECONDS, type UploadGrant, type UploadTokens } from './upload-tokens';
 
 export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
 export const SIGNED_UPLOAD_PREFIX = '/api/v2/signed/uploads/';
@@ -49,6 +50,8 @@ export class UploadCommands {
     private readonly signed: SignedUrls,
     private readonly tokens: UploadTokens,
     private readonly log: Pick<Logger, 'error'>,
+    /** The storage host's presigned PUTs (S3); null when the bytes come through the API's own signed address. */
+    private readonly direct: DirectTransfers | null = null,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -58,8 +61,9 @@ export class UploadCommands {
       throw notFound('The artifact does not exist in this scope or is not visible to this caller.');
     }
     const exp = Math.floor(this.now().getTime() / 1000) + UPLOAD_TOKEN_TTL_SECONDS;
+    const uploadId = crypto.randomUUID();
     const uploadToken = this.tokens.issue({
-      uploadId: crypto.randomUUID(),
+      uploadId,
       artifactId: input.artifactId ?? crypto.randomUUID(),
       existing: Boolean(input.artifactId),
       scopeId: grant.scopeId,
@@ -70,8 +74,33 @@ export class UploadCommands {
       size: input.size,
       exp,
     });
-    const s = this.signed.sign('PUT', SIGNED_UPLOAD_PREFIX + uploadToken, exp - Math.floor(this.now().getTime() / 1000), this.now().getTime());
+    const ttl = exp - Math.floor(this.now().getTime() / 1000);
+    if (this.direct) return { uploadToken, uploadUrl: await this.direct.uploadUrl(uploadId, ttl), expiresAt: new Date(exp * 1000).toISOString() };
+    const s = this.signed.sign('PUT', SIGNED_UPLOAD_PREFIX + uploadToken, ttl, this.now().getTime());
     return { uploadToken, uploadUrl: this.signed.absolute(req, s.url), expiresAt: s.expiresAt.toISOString() };
+  }
+
+  /**
+   * With object storage the bytes went straight to the storage host, so completion checks them before it
+   * appends anything: the size against the declared one, then the bytes read back and hashed (the version's
+   * content key), recorded as the PUT to the API's own address records them. False when nothing is waiting
+   * there: never PUT, or taken by an earlier completion of the same token (the decider tells which).
+   */
+  private async receiveDirect(direct: DirectTransfers, g: UploadGrant): Promise<boolean> {
+    const size = await direct.uploadSize(g.uploadId);
+    if (size === null) return false;
+    const mismatch = (n: number) => new UploadFailure('UPLOAD_SIZE_MISMATCH', `The uploaded object has ${n} bytes; ${g.size} were declared. Upload it again.`);
+    if (size !== g.size) throw mismatch(size);
+    const stored = await direct.claimUpload(g.uploadId);
+    if (!stored) return false;
+    if (stored.size !== g.size) throw mismatch(stored.size);
+    await this.handler.execute(
+      artifactDecider,
+      artifactStream(g.artifactId),
+      { type: 'ReceiveUpload', artifactId: g.artifactId, upload: { uploadId: g.uploadId, contentSha256: stored.sha256, size: stored.size, receivedAt: this.now().toISOString() } },
+      { metadata: { tenantId: g.tenantId, actor: g.userId }, retries: 20 },
+    );
+    return true;
   }
 
   /** The signed PUT: checks the address and the size, stores the bytes, records them on the artifact's stream. */
@@ -108,6 +137,7 @@ export class UploadCommands {
         if (!isStorableText(g.name)) throw new UploadFailure('UPLOAD_NAME_INVALID', 'The file name holds a NUL or an unpaired UTF-16 surrogate; start the upload again with another name.');
         const role = g.tenantId === p.tenantId ? grants.find((x) => x.scopeId === g.scopeId)?.role : undefined;
         if (!role || role === 'viewer') throw new UploadFailure('PERMISSION_DENIED', 'The caller may not write files in the upload\'s scope.');
+        const claimed = this.direct ? await this.receiveDirect(this.direct, g) : false;
         const r = await this.handler.execute(
           artifactDecider,
           artifactStream(g.artifactId),
@@ -126,6 +156,8 @@ export class UploadCommands {
           },
           { metadata: { tenantId: p.tenantId, actor: p.userId, requestId }, waitFor: [ARTIFACTS_PROJECTION], retries: 20 },
         );
+        // The bytes are under their content address now; a replay of the token finds them recorded on the stream.
+        if (claimed) await this.direct?.discardUpload(g.uploadId);
         results.push({ uri, success: true, artifact: artifactRecord(viewFromState(r.state)), error: null });
       } catch (e) {
         if (e instanceof DomainError) {

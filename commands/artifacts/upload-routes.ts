@@ -42,7 +42,7 @@ export class UploadRoutes implements RouteModule {
         summary: 'Request a signed upload address',
         extension: true,
         description:
-          'Needs editor or manager role in the scope and an ordinary key (read-only keys: 403). Give artifactId to upload a new version of an existing artifact of that scope. The token and the address are valid for one hour; PUT the raw bytes (exactly `size` of them) to uploadUrl without the API key, then complete.',
+          'Needs editor or manager role in the scope and an ordinary key (read-only keys: 403). Give artifactId to upload a new version of an existing artifact of that scope. The token and the address are valid for one hour; PUT the raw bytes (exactly `size` of them) to uploadUrl without the API key, then complete. With object storage (S3_BUCKET) uploadUrl is a presigned SigV4 PUT on the storage host.',
         tags: ['files'],
         body: BeginBody,
         responses: { 201: { description: 'The upload token and signed address', schema: BeginReply } },
@@ -70,7 +70,7 @@ export class UploadRoutes implements RouteModule {
         idempotencyKey: 'refused',
         summary: 'Confirm uploaded files',
         description:
-          'One result per confirmation, in order. Per-file failures inside the 200: PERMISSION_DENIED (read-only key, or no editor/manager role in the upload\'s scope), UPLOAD_TOKEN_INVALID, UPLOAD_TOKEN_EXPIRED, UPLOAD_NOT_FOUND (nothing was PUT yet), UPLOAD_NAME_INVALID (a name with NUL or an unpaired surrogate), INTERNAL_ERROR (an unexpected fault on that file: inspect the artifact before completing again; the other results stand). A replay adds another version. Indexing is scheduled, not awaited. uri is urn:ifrs:upload:<uploadId>.',
+          'One result per confirmation, in order. Per-file failures inside the 200: PERMISSION_DENIED (read-only key, or no editor/manager role in the upload\'s scope), UPLOAD_TOKEN_INVALID, UPLOAD_TOKEN_EXPIRED, UPLOAD_NOT_FOUND (nothing was PUT yet), UPLOAD_SIZE_MISMATCH (with object storage: the object PUT to the storage host has another size than declared; its bytes are read back and hashed before anything is appended), UPLOAD_NAME_INVALID (a name with NUL or an unpaired surrogate), INTERNAL_ERROR (an unexpected fault on that file: inspect the artifact before completing again; the other results stand). A replay adds another version. Indexing is scheduled, not awaited. uri is urn:ifrs:upload:<uploadId>.',
         tags: ['files'],
         body: CompleteBody,
         bodyLimit: 1024 * 1024,

@@ -13,7 +13,7 @@ import { scopeDecider } from '../identity/scope';
 import { userDecider } from '../identity/user';
 import type { ManagedFilingCommands } from '../managed-filings/managed-filing-commands';
 import type { FilingType } from '../managed-filings/filing-fields';
-import type { UploadCommands } from '../artifacts/upload-commands';
+import { SIGNED_UPLOAD_PREFIX, type UploadCommands } from '../artifacts/upload-commands';
 import { runImport } from '../import/import-cli';
 import type { SearchIndex } from '../../src/ports/search-index';
 import { buildSearchQuery } from '../../queries/search/search-query';
@@ -123,12 +123,20 @@ function scopeListings(seed: number, scope: string) {
   return out;
 }
 
-/** Uploads through the real upload path: signed token, the bytes to the signed address's handler, completion. */
+/**
+ * Uploads through the real upload path: signed token, the bytes to the signed address (the API's own: its
+ * handler; object storage's: a PUT to the storage host, as a client would), completion.
+ */
 async function upload(uploads: UploadCommands, p: Principal, scope: string, name: string, mimeType: string, bytes: Buffer): Promise<string> {
   const fakeReq = { protocol: 'http', get: () => 'localhost' } as unknown as Request;
   const begun = await uploads.begin(p, { scope, name, mimeType, size: bytes.length }, fakeReq);
   const url = new URL(begun.uploadUrl);
-  await uploads.receive(begun.uploadToken, Object.fromEntries(url.searchParams), String(bytes.length), Readable.from([bytes]));
+  if (url.pathname.startsWith(SIGNED_UPLOAD_PREFIX)) {
+    await uploads.receive(begun.uploadToken, Object.fromEntries(url.searchParams), String(bytes.length), Readable.from([bytes]));
+  } else {
+    const put = await fetch(url, { method: 'PUT', body: bytes });
+    if (!put.ok) throw new Error(`demo upload of ${name}: the storage host answered ${put.status} ${await put.text()}`);
+  }
   const [done] = await uploads.complete(p, [{ uploadToken: begun.uploadToken }], null);
   if (!done?.success) throw new Error(`demo upload of ${name} failed: ${done && !done.success ? done.error.message : 'no result'}`);
   return (done.artifact as { id: string }).id;

@@ -30,7 +30,15 @@ export function joinPages(pages: string[]): { text: string; pageStarts: number[]
 const UNREADABLE_PATH = new Set(['EISDIR', 'ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'ELOOP', 'ENAMETOOLONG']);
 
 export class BlobFileIngest implements FileIngest {
-  constructor(private readonly blobs: BlobStore, private readonly extractors: Extractor[] = [plainTextExtractor]) {}
+  /**
+   * `originals`: where the original files go, when not with the other blobs: object storage, whatever their size,
+   * since a download is a presigned GET there (src/container.ts).
+   */
+  constructor(
+    private readonly blobs: BlobStore,
+    private readonly extractors: Extractor[] = [plainTextExtractor],
+    private readonly originals: BlobStore = blobs,
+  ) {}
 
   private async readContent(file: ImportFile, baseDir: string): Promise<Buffer | null> {
     if (!file.content) return null;
@@ -50,7 +58,7 @@ export class BlobFileIngest implements FileIngest {
 
   async prepare(file: ImportFile, baseDir: string): Promise<CatalogFile> {
     const content = await this.readContent(file, baseDir);
-    const stored = content ? await this.blobs.put(content) : null;
+    const stored = content ? await this.originals.put(content) : null;
     let pages: string[] | null = file.text?.pages ?? null;
     let method: ExtractedText['method'] = 'provided';
     if (!pages && content) {

@@ -2,9 +2,11 @@ import crypto from 'node:crypto';
 import { AppError, notFound } from '../../src/domain/errors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import type { SignedUrls } from '../../src/http/signed-urls';
+import type { DirectTransfers } from '../../src/ports/direct-transfers';
 import { qScalar } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
 import { downloadVersionOf } from '../../projections/files/file-version';
+import { contentDisposition, contentTypeOf } from './download-headers';
 import type { FilesReadModel } from './files-read-model';
 
 /** Lifetime of a signed download address. Short: it works without the API key. */
@@ -59,7 +61,13 @@ const Query = z.strictObject({ versionId: qScalar(z.string().min(1).max(256)).op
 
 /** GET /files/{fileId}/download: a 302 to a short-lived signed address of the pinned original version. */
 export class FileDownloadRoutes implements RouteModule {
-  constructor(private readonly files: FilesReadModel, private readonly signed: SignedUrls, private readonly ttlSeconds = DOWNLOAD_TTL_SECONDS) {}
+  /** `direct`: the storage host's presigned GETs (S3); null when the API serves its own signed address. */
+  constructor(
+    private readonly files: FilesReadModel,
+    private readonly signed: SignedUrls,
+    private readonly direct: DirectTransfers | null = null,
+    private readonly ttlSeconds = DOWNLOAD_TTL_SECONDS,
+  ) {}
 
   routes() {
     return [
@@ -69,7 +77,7 @@ export class FileDownloadRoutes implements RouteModule {
         operationId: 'downloadFile',
         summary: 'Download the original of a file (redirect to a signed address)',
         description:
-          `302 to an absolute signed address valid ${this.ttlSeconds} seconds, followed without the API key. ` +
+          `302 to an absolute signed address valid ${this.ttlSeconds} seconds, followed without the API key: the service's own, or with object storage (S3_BUCKET) a presigned SigV4 GET on the storage host that answers with the file's Content-Type and Content-Disposition. ` +
           'File-Version-Id is the opaque version pinned: the source versionId (percent-encoded as UTF-8 when a header cannot carry it as is), or `sha256-` + 32 hex digits of the content when the source gives none; either form is accepted as versionId. ' +
           'An unknown versionId is 404; a restricted file 403 download_restricted; a file without a stored original 409 content_unavailable.',
         tags: ['files'],
@@ -85,15 +93,25 @@ export class FileDownloadRoutes implements RouteModule {
           const file = await this.files.file(principal, params.fileId);
           if (file.restricted) throw downloadRestricted();
           let version: string;
+          let sha256: string | null = null;
           if (query.versionId !== undefined) {
             let known: string | undefined;
-            for (const v of versionsNamedBy(query.versionId)) if (!known && (await this.files.version(file.fileId, v))) known = v;
+            for (const v of versionsNamedBy(query.versionId)) {
+              const row = known ? null : await this.files.version(file.fileId, v);
+              if (row) [known, sha256] = [v, row.contentSha256];
+            }
             if (!known) throw notFound('This file has no such version.');
             version = known;
           } else {
             const current = downloadVersionOf(file);
             if (!current) throw contentUnavailable();
             version = current;
+            sha256 = file.contentSha256;
+          }
+          if (this.direct && sha256) {
+            const headers = { contentType: contentTypeOf(file.mimeType), contentDisposition: contentDisposition(file.name) };
+            const location = await this.direct.downloadUrl(sha256, headers, this.ttlSeconds);
+            return { status: 302, headers: { Location: location, 'File-Version-Id': versionHeader(version), 'Cache-Control': 'no-store' } };
           }
           const { url } = this.signed.sign('GET', signedDownloadPath(file.fileId, version), this.ttlSeconds);
           return { status: 302, headers: { Location: this.signed.absolute(req, url), 'File-Version-Id': versionHeader(version), 'Cache-Control': 'no-store' } };

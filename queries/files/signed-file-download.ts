@@ -4,15 +4,11 @@ import type { SignedUrls } from '../../src/http/signed-urls';
 import { qScalar } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
 import type { BlobStore } from '../../src/ports/blob-store';
+import { contentDisposition, contentTypeOf } from './download-headers';
 import { downloadRestricted, signedDownloadPath, versionHeader } from './file-download';
 import type { FilesReadModel } from './files-read-model';
 
-/** `filename*` per RFC 6266/8187, with a plain ASCII `filename` for old clients. */
-export function contentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
+export { contentDisposition, contentTypeOf };
 
 /** One `bytes=` range of a resource of `size` bytes; 'all' when absent or not a single byte range (RFC 9110 allows ignoring it). */
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'all' | 'unsatisfiable' {
@@ -28,17 +24,6 @@ export function parseRange(header: string | undefined, size: number): { start: n
   const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
   if (start >= size || end < start) return 'unsatisfiable';
   return { start, end };
-}
-
-/** `type/subtype` and optional parameters (RFC 9110 tokens, printable ASCII). */
-const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[\x20-\x7e]*)?$/;
-
-/**
- * The Content-Type of a stored original: the catalog import records the media type as given (any text), and
- * one that is not a media type (a header cannot carry it, or it is not one) is served as plain bytes.
- */
-export function contentTypeOf(mimeType: string): string {
-  return MEDIA_TYPE.test(mimeType) ? mimeType : 'application/octet-stream';
 }
 
 const Params = z.strictObject({ fileId: z.string().min(1).max(128), version: z.string().min(1).max(300), grant: z.string().min(1).max(64) });

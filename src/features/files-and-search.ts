@@ -21,7 +21,7 @@ export const filesAndSearch: Feature = (c) => {
   const files = (ctx: { get<T>(id: symbol): T }) => new FilesReadModel(ctx.get<Knex>(TOKENS.Knex));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FileInventoryRoutes(files(ctx), ctx.get(TOKENS.Cursors))).inSingletonScope();
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FileTextRoutes(files(ctx), ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.Cursors))).inSingletonScope();
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FileDownloadRoutes(files(ctx), ctx.get(TOKENS.SignedUrls))).inSingletonScope();
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FileDownloadRoutes(files(ctx), ctx.get(TOKENS.SignedUrls), ctx.get(TOKENS.DirectTransfers))).inSingletonScope();
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new SignedFileDownloadRoutes(files(ctx), ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.SignedUrls))).inSingletonScope();
   // Postgres full-text search is the default SearchIndex; with ELASTICSEARCH_URL the composition root rebinds it (src/container.ts).
   c.bind(TOKENS.SearchIndex).toDynamicValue((ctx) => new PostgresSearchIndex(ctx.get<Knex>(TOKENS.Knex))).inSingletonScope();

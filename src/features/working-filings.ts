@@ -72,6 +72,7 @@ export function workingFilingsFeature(c: Container): void {
           ctx.get(TOKENS.SignedUrls),
           new UploadTokens(ctx.get<Buffer>(TOKENS.Secret)),
           ctx.get<Logger>(TOKENS.Logger),
+          ctx.get(TOKENS.DirectTransfers),
         ),
     )
     .inSingletonScope();

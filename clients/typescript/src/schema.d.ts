@@ -413,7 +413,7 @@ export interface paths {
         };
         /**
          * Download the original of a file (redirect to a signed address)
-         * @description 302 to an absolute signed address valid 300 seconds, followed without the API key. File-Version-Id is the opaque version pinned: the source versionId (percent-encoded as UTF-8 when a header cannot carry it as is), or `sha256-` + 32 hex digits of the content when the source gives none; either form is accepted as versionId. An unknown versionId is 404; a restricted file 403 download_restricted; a file without a stored original 409 content_unavailable.
+         * @description 302 to an absolute signed address valid 300 seconds, followed without the API key: the service's own, or with object storage (S3_BUCKET) a presigned SigV4 GET on the storage host that answers with the file's Content-Type and Content-Disposition. File-Version-Id is the opaque version pinned: the source versionId (percent-encoded as UTF-8 when a header cannot carry it as is), or `sha256-` + 32 hex digits of the content when the source gives none; either form is accepted as versionId. An unknown versionId is 404; a restricted file 403 download_restricted; a file without a stored original 409 content_unavailable.
          */
         get: operations["downloadFile"];
         put?: never;
@@ -823,7 +823,7 @@ export interface paths {
         put?: never;
         /**
          * Request a signed upload address
-         * @description Needs editor or manager role in the scope and an ordinary key (read-only keys: 403). Give artifactId to upload a new version of an existing artifact of that scope. The token and the address are valid for one hour; PUT the raw bytes (exactly `size` of them) to uploadUrl without the API key, then complete.
+         * @description Needs editor or manager role in the scope and an ordinary key (read-only keys: 403). Give artifactId to upload a new version of an existing artifact of that scope. The token and the address are valid for one hour; PUT the raw bytes (exactly `size` of them) to uploadUrl without the API key, then complete. With object storage (S3_BUCKET) uploadUrl is a presigned SigV4 PUT on the storage host.
          */
         post: operations["startFileUpload"];
         delete?: never;
@@ -863,7 +863,7 @@ export interface paths {
         put?: never;
         /**
          * Confirm uploaded files
-         * @description One result per confirmation, in order. Per-file failures inside the 200: PERMISSION_DENIED (read-only key, or no editor/manager role in the upload's scope), UPLOAD_TOKEN_INVALID, UPLOAD_TOKEN_EXPIRED, UPLOAD_NOT_FOUND (nothing was PUT yet), UPLOAD_NAME_INVALID (a name with NUL or an unpaired surrogate), INTERNAL_ERROR (an unexpected fault on that file: inspect the artifact before completing again; the other results stand). A replay adds another version. Indexing is scheduled, not awaited. uri is urn:ifrs:upload:<uploadId>.
+         * @description One result per confirmation, in order. Per-file failures inside the 200: PERMISSION_DENIED (read-only key, or no editor/manager role in the upload's scope), UPLOAD_TOKEN_INVALID, UPLOAD_TOKEN_EXPIRED, UPLOAD_NOT_FOUND (nothing was PUT yet), UPLOAD_SIZE_MISMATCH (with object storage: the object PUT to the storage host has another size than declared; its bytes are read back and hashed before anything is appended), UPLOAD_NAME_INVALID (a name with NUL or an unpaired surrogate), INTERNAL_ERROR (an unexpected fault on that file: inspect the artifact before completing again; the other results stand). A replay adds another version. Indexing is scheduled, not awaited. uri is urn:ifrs:upload:<uploadId>.
          *
          *     Idempotency-Key is refused here (400 `idempotency_key_not_supported`): the contract makes this operation non-idempotent.
          */
