@@ -13,13 +13,14 @@ import { catalogFiling, file as catalogFile } from '../support/catalog-records';
 import { client } from '../support/runtime';
 import { upload } from '../working-filings/support';
 import { HostPostgres, KEEPALIVE } from './support/host-postgres';
+import { startHostS3 } from './support/host-s3';
 import { Network, netnsUnavailable } from './support/netns';
 import { checkpointPositions, heldCheckpointLocks, readModelFingerprint } from './support/read-models';
 import { killRole, startRole, stopRole, type RoleProcess } from './support/role-process';
 
 /**
  * Issue 20 item 3, "hosts, not processes": the production topology on Linux network namespaces. One host
- * per namespace, each with its own address on a private bridge: `shared` (Postgres), two API hosts, two
+ * per namespace, each with its own address on a private bridge: `shared` (Postgres and the S3 gateway), two API hosts, two
  * projector hosts and one indexer host, each running `ifrs serve --role ...` against `shared`. Host
  * failures are made real (SIGKILL, a cut link, a Postgres restart) and what the service did is asserted
  * and timed; the figures are printed as the README's failure table (and written to
@@ -57,7 +58,7 @@ if (unavailable) {
   // Not a pass: no tests are registered. CI runs as root, where namespaces are available.
   console.log(`Host topology on network namespaces — ${unavailable}; this e2e suite did NOT run (run it as root on Linux with iproute2)`);
 } else {
-  describe('hosts, not processes: roles on separate network-namespace hosts against a shared Postgres host', function () {
+  describe('hosts, not processes: roles on separate network-namespace hosts against a shared Postgres and S3 host', function () {
     this.timeout(120_000);
     const HOSTS = ['shared', 'api-1', 'api-2', 'projector-1', 'projector-2', 'indexer'];
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-topology-'));
@@ -65,6 +66,8 @@ if (unavailable) {
     const roles = new Map<string, RoleProcess>();
     let net: Network;
     let postgres: HostPostgres;
+    let s3: ReturnType<typeof startHostS3> | null = null;
+    const savedEnv: Record<string, string | undefined> = {};
     let databaseUrl: string;
     let rt: Runtime;
     let apiKey: string;
@@ -79,6 +82,8 @@ if (unavailable) {
       ESDB_URL: '',
       KAFKA_BROKERS: '',
       ELASTICSEARCH_URL: '',
+      // Every blob in the bucket on `shared`: a host keeps no file on its own disk.
+      ...s3!.env,
     });
     const role = (host: string) => {
       const p = roles.get(host);
@@ -116,6 +121,12 @@ if (unavailable) {
       postgres = await HostPostgres.create(net, 'shared', tmp);
       await postgres.start();
       databaseUrl = await postgres.createDatabase('ifrs');
+      s3 = startHostS3(net, 'shared', path.join(tmp, 'servers'));
+      // The in-process runtime below reads its S3 credentials the SDK's way, from this process's environment.
+      for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] as const) {
+        savedEnv[k] = process.env[k];
+        process.env[k] = s3.env[k];
+      }
       // The operator's machine (the test process, on the bridge's gateway address) migrates and sets up
       // the caller through the service's own commands, as `ifrs admin ...` does.
       rt = await openRuntime(loadConfig(envFor('operator'), { dataDir: path.join(tmp, 'operator') }), createLogger('silent'), { poolMax: 5 });
@@ -136,7 +147,16 @@ if (unavailable) {
         await Promise.all([...roles.values()].map(stopRole));
         await rt?.close().catch(() => undefined);
         await postgres?.stop().catch(() => undefined);
+        try {
+          s3?.stop();
+        } catch {
+          /* the namespace's clean-up kills it */
+        }
       } finally {
+        for (const [k, v] of Object.entries(savedEnv)) {
+          if (v === undefined) delete process.env[k];
+          else process.env[k] = v;
+        }
         net?.destroySync();
         fs.rmSync(tmp, { recursive: true, force: true });
       }
@@ -154,7 +174,7 @@ if (unavailable) {
       if (this.currentTest?.state === 'failed') for (const p of roles.values()) console.log(`--- ${p.host} (${p.role}) ---\n${p.log().slice(-1500)}`);
     });
 
-    it('rule: every role runs on its own host and talks to the others by address (upload through api-1, read, download, text and search through api-2)', async () => {
+    it('rule: every role runs on its own host and talks to the others by address (upload through api-1, read, download, text and search through api-2; originals in S3 on the storage host)', async () => {
       // Each host has its own address; the shared Postgres sees one client address per host.
       const addresses = HOSTS.map((h) => net.host(h).address);
       assert.equal(new Set(addresses).size, HOSTS.length);
@@ -162,17 +182,27 @@ if (unavailable) {
       const seen = new Set((clients.rows as { a: string }[]).map((r) => r.a));
       for (const h of ['api-1', 'api-2', 'projector-1', 'projector-2', 'indexer']) assert.ok(seen.has(net.host(h).address), `${h} (${net.host(h).address}) connected to Postgres on shared: ${[...seen].join(', ')}`);
 
-      const text = 'hail damage roof replacement schedule for the topology test';
-      const up = await upload(role('api-1').url!, apiKey, scope, text, { name: 'roof.txt' });
-      const seenOn2 = await api('api-2').get(`/artifacts/${up.artifact.id}`);
-      assert.equal(seenOn2.status, 200, seenOn2.text);
-      assert.equal(seenOn2.body.contentSha256, crypto.createHash('sha256').update(text).digest('hex'));
-      // The indexer host indexed it (isIndexed read through api-2).
-      await until('the upload indexed on the indexer host', 30_000, async () => ((await api('api-2').get(`/artifacts/${up.artifact.id}`)).body.isIndexed ? true : undefined));
+      const storageHost = new URL(s3!.env.S3_ENDPOINT).host;
+      assert.equal(new URL(s3!.env.S3_ENDPOINT).hostname, net.host('shared').address);
+      const begun = await api('api-1').post('/files/uploads', { scope, name: 'probe.txt', mimeType: 'text/plain', size: 1 });
+      assert.equal(new URL(begun.body.uploadUrl).host, storageHost, 'the upload address is on the storage host');
+      // A small file and one over 256 KiB (which the filesystem store would keep on api-1's disk).
+      const small = 'hail damage roof replacement schedule for the topology test';
+      const large = `wind mitigation credit table ${'and roof covering details '.repeat(12_000)}`;
+      assert.ok(Buffer.byteLength(large) > 256 * 1024);
+      for (const [name, text] of [['roof.txt', small], ['wind.txt', large]]) {
+        const up = await upload(role('api-1').url!, apiKey, scope, text, { name });
+        const seenOn2 = await api('api-2').get(`/artifacts/${up.artifact.id}`);
+        assert.equal(seenOn2.status, 200, seenOn2.text);
+        assert.equal(seenOn2.body.contentSha256, crypto.createHash('sha256').update(text).digest('hex'));
+        // The indexer host read the bytes from the bucket and indexed them (isIndexed read through api-2).
+        await until(`${name} indexed on the indexer host`, 30_000, async () => ((await api('api-2').get(`/artifacts/${up.artifact.id}`)).body.isIndexed ? true : undefined));
+      }
 
       // A catalog filing imported by `ifrs import` on api-1's host is downloaded, read and found through api-2.
-      const content = 'The wildfire surcharge applies to dwellings in high hazard zones.';
-      const f = catalogFile({ name: 'Wildfire Rule.txt', role: 'rule', mimeType: 'text/plain', content: { base64: Buffer.from(content).toString('base64') }, text: { pages: [content] } });
+      const page = 'The wildfire surcharge applies to dwellings in high hazard zones.';
+      const content = `${page}\n${'Territory and protection class schedule. '.repeat(8_000)}`;
+      const f = catalogFile({ name: 'Wildfire Rule.txt', role: 'rule', mimeType: 'text/plain', content: { base64: Buffer.from(content).toString('base64') }, text: { pages: [page] } });
       const filing = catalogFiling({ sourceReference: '25-990001', description: 'Imported on another host', files: [f] });
       const jsonl = path.join(tmp, 'catalog-one.jsonl');
       fs.writeFileSync(jsonl, JSON.stringify(filing) + '\n');
@@ -188,7 +218,8 @@ if (unavailable) {
       const download = await api('api-2').get(`/files/${fileId}/download`);
       assert.equal(download.status, 302, download.text);
       const location = download.headers.get('location')!;
-      const got = await fetch(new URL(location, role('api-2').url!));
+      assert.equal(new URL(location).host, storageHost, 'the download address is on the storage host');
+      const got = await fetch(location);
       assert.equal(got.status, 200);
       assert.equal(await got.text(), content, 'the signed address works without the API key and serves the original');
       const chunk = await api('api-2').get(`/files/${fileId}/text`);
