@@ -1,0 +1,45 @@
+import type { Runtime } from '../../../src/runtime';
+
+/**
+ * Every read-model table's row count and an order-independent checksum of its rows: two states with
+ * equal fingerprints hold the same rows, so a live read model can be compared with a rebuild from the log.
+ */
+export async function readModelFingerprint(rt: Runtime): Promise<Record<string, { rows: number; md5: string }>> {
+  const out: Record<string, { rows: number; md5: string }> = {};
+  for (const p of rt.engine.projectors) {
+    for (const table of p.tables) {
+      const r = await rt.db.knex.raw(
+        `select count(*)::int as rows, md5(coalesce(string_agg(h, '' order by h), '')) as md5 from (select md5(t::text) as h from ?? t) s`,
+        [table],
+      );
+      out[table] = r.rows[0];
+    }
+  }
+  return out;
+}
+
+export interface CheckpointLock {
+  /** The client address of the session holding the lock: which host is in the middle of a batch. */
+  address: string;
+  checkpoint: string;
+}
+
+/**
+ * The projection checkpoints whose batch lock (`pg_advisory_xact_lock(7262613, hashtext(name))`,
+ * projections/engine.ts) some session holds right now: a runner is in the middle of that batch.
+ */
+export async function heldCheckpointLocks(rt: Runtime): Promise<CheckpointLock[]> {
+  const r = await rt.db.knex.raw(`
+    select host(a.client_addr) as address, c.name as checkpoint
+      from pg_locks l
+      join pg_stat_activity a on a.pid = l.pid
+      join projection_checkpoints c on (hashtext(c.name)::bigint & 4294967295) = l.objid::text::bigint
+     where l.locktype = 'advisory' and l.granted and l.objsubid = 2 and l.classid::text::bigint = 7262613 and a.client_addr is not null`);
+  return r.rows;
+}
+
+/** Checkpoint positions by name. */
+export async function checkpointPositions(rt: Runtime): Promise<Map<string, bigint>> {
+  const r = await rt.db.knex.raw(`select name, prepare_position::text as p from projection_checkpoints`);
+  return new Map((r.rows as { name: string; p: string }[]).map((x) => [x.name, BigInt(x.p)]));
+}
