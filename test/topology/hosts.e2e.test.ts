@@ -11,7 +11,7 @@ import { openRuntime, type Runtime } from '../../src/runtime';
 import { TOKENS } from '../../src/tokens';
 import { catalogFiling, file as catalogFile } from '../support/catalog-records';
 import { client } from '../support/runtime';
-import { upload } from '../working-filings/support';
+import { filingBody, seedListings, upload } from '../working-filings/support';
 import { HostPostgres, KEEPALIVE } from './support/host-postgres';
 import { startHostS3 } from './support/host-s3';
 import { Network, netnsUnavailable } from './support/netns';
@@ -440,6 +440,54 @@ if (unavailable) {
         serviceDid: 'uploads kept succeeding (indexing is scheduled, not awaited); the indexer process kept running and caught up by itself once the link was back',
         recovery: `all ${versions} versions indexed ${seconds(recoverMs)} after the link came back`,
         lostOrDoubled: `0 / 0 (one ArtifactVersionIndexed per version)`,
+      });
+    });
+
+    it('rule: an API host killed in the middle of a command: a retry on the other API host with the same Idempotency-Key gets the first answer, and the log holds the command once', async function () {
+      this.timeout(180_000);
+      const listings = await seedListings(rt, scope);
+      const description = `Filing written while its API host died ${crypto.randomUUID()}`;
+      const body = filingBody(scope, listings, { description });
+      const key = crypto.randomUUID();
+      const created = async () =>
+        (await rt.db.knex.raw(`select data->>'filingId' as id from es_events where type = 'ManagedFilingCreated' and data->'fields'->>'description' = ?`, [description])).rows.map((r: { id: string }) => r.id) as string[];
+      // The projector hosts frozen: api-1 appends the command, then waits for its read model before answering,
+      // which is where it dies.
+      const projectors = ['projector-1', 'projector-2'].map(role);
+      for (const p of projectors) p.child.kill('SIGSTOP');
+      let first: Promise<unknown>;
+      let filings: string[];
+      try {
+        first = api('api-1').post('/managed-filings', body, { 'Idempotency-Key': key }).then(
+          (r) => ({ answered: r.status }),
+          (e: Error) => ({ failed: e.message }),
+        );
+        filings = await until('the command appended by api-1', 10_000, async () => {
+          const s = await created();
+          return s.length ? s : undefined;
+        }, 20);
+        await killRole(role('api-1'));
+      } finally {
+        for (const p of projectors) p.child.kill('SIGCONT');
+      }
+      const killedAt = Date.now();
+      assert.ok('failed' in ((await first) as object), `api-1 died before it answered: ${JSON.stringify(await first)}`);
+      // The client retries on the other API host, with the same key and body, as long as it is told to wait.
+      const retried = await until('a final answer to the retry on api-2', 90_000, async () => {
+        const r = await api('api-2').post('/managed-filings', body, { 'Idempotency-Key': key });
+        return r.status === 409 && r.body?.code === 'idempotency_key_in_use' ? undefined : r;
+      }, 500);
+      const answeredMs = Date.now() - killedAt;
+      assert.equal(retried.status, 201, retried.text);
+      assert.deepEqual(await created(), filings, 'the log holds the command once');
+      assert.equal(retried.body.id, filings[0], 'the answer is the first write');
+      // api-1 comes back (the operator restarts the host).
+      await start('api-1', 'api');
+      figures.push({
+        failure: 'API host killed (SIGKILL) after appending a create, before answering',
+        serviceDid: `the client's retry on the other API host with the same Idempotency-Key was answered with the first write (status ${retried.status})`,
+        recovery: `${seconds(answeredMs)} from the kill to the retry's answer`,
+        lostOrDoubled: '0 / 0 (the command once in the log)',
       });
     });
   });
