@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { Command, Help, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { createLogger } from '../logger';
@@ -56,9 +58,14 @@ export async function withRuntime<T>(cmd: Command, fn: (rt: Runtime) => Promise<
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 const identity = (rt: Runtime) => rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
 
-/** The version of the package this command belongs to (package.json, two folders up from src/cli). */
+/** The version of the package this command belongs to. */
 function packageVersion(): string {
-  return (require('../../package.json') as { version: string }).version;
+  // From the sources (src/cli) or the build (dist/src/cli): the first package.json above this file.
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'package.json');
+    if (fs.existsSync(candidate)) return (JSON.parse(fs.readFileSync(candidate, 'utf8')) as { version: string }).version;
+    if (path.dirname(dir) === dir) return 'unknown';
+  }
 }
 
 /** Help that marks every mandatory option "(required)", so `--help` shows what a command cannot do without. */
