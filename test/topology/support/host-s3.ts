@@ -10,6 +10,8 @@ const S3_SH = path.join(__dirname, '../../../infra/servers/s3.sh');
  */
 export function startHostS3(net: Network, hostName: string, serversDir: string, port = 7070): { env: Record<string, string>; stop(): void } {
   const env = { ...process.env, S3_HOST: net.host(hostName).address, S3_PORT: String(port), S3_BUCKET: 'ifrs-topology', SERVERS_DIR: serversDir };
+  // A namespace host has no route out: the binary is installed (go install, once) from the machine's own namespace.
+  execFileSync('bash', [S3_SH, 'install'], { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000 });
   // The script starts the gateway in the background (setsid) from inside the namespace, where it stays.
   const out = execFileSync('ip', ['netns', 'exec', net.host(hostName).ns, 'bash', S3_SH, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 }).toString();
   const vars: Record<string, string> = {};
