@@ -484,8 +484,8 @@ if (unavailable) {
       assert.equal(survivor.child.exitCode, null, `${survivor.host} is still running`);
       figures.push({
         failure: `projector host holding the Kafka relay killed (SIGKILL) during ${ids.length} uploads`,
-        serviceDid: `its session's relay lock freed with its connection; the relay standing by on ${survivor.host} took it and went on from the relay checkpoint (events after it published again, dropped by the indexer as already processed)`,
-        recovery: `relay lock taken ${seconds(takeoverMs!)}, first publish ${seconds(relayedMs!)} after the kill; last upload indexed ${seconds(indexedMs)} after the writes ended`,
+        serviceDid: `its relay lock (a session advisory lock) freed with its connection; the relay standing by on ${survivor.host} took it and went on from the relay checkpoint (a resend of what the dead relay published after it is dropped by the indexer's processed-event ids); uploads kept succeeding`,
+        recovery: `relay lock taken ${seconds(takeoverMs!)} and relay checkpoint moving ${seconds(relayedMs!)} after the kill; every upload indexed ${seconds(indexedMs)} after the writes ended`,
         lostOrDoubled: `0 / 0 of ${ids.length} uploads (one ArtifactVersionIndexed each)`,
       });
       // The operator restarts the killed host: two projectors (and a standby relay) again.
