@@ -93,7 +93,9 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
           description: spec.description,
           headers: responseHeaders(status, spec.headers),
           // Every error answer has the one error shape, also where a route only names the status.
-          ...(spec.schema || Number(status) >= 400 ? { content: { 'application/json': { schema: spec.schema ?? ErrorSchema } } } : {}),
+          ...(spec.binary
+            ? { content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }
+            : spec.schema || Number(status) >= 400 ? { content: { 'application/json': { schema: spec.schema ?? ErrorSchema } } } : {}),
         };
       }
       // A raw-bytes route (signed upload) takes any content type, but not more bytes than declared.

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { collectRoutes } from '../../src/server';
-import { client, startTestRuntime, type TestRuntime } from '../support/runtime';
+import { client, makeCaller, startTestRuntime, type TestRuntime } from '../support/runtime';
+
+// Ajv 8 with the 2020-12 dialect of OpenAPI 3.1, from the document validator's own dependencies.
+const fromValidator = createRequire(require.resolve('@seriousme/openapi-schema-validator'));
+const Ajv2020 = fromValidator('ajv/dist/2020').default;
+const addFormats = fromValidator('ajv-formats').default;
 
 describe('OpenAPI document', () => {
   let t: TestRuntime;
@@ -68,5 +74,44 @@ describe('OpenAPI document', () => {
         }
       }
     }
+  });
+
+  /** Validates `value` against a schema of the document (its $refs resolved against the document's components). */
+  function validator(schema: unknown): (value: unknown) => boolean {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ $id: 'openapi', components: doc.components });
+    return ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')));
+  }
+
+  it('rule: rules the service enforces are stated in the schemas (GET sort keys once each; search sort relevance desc only, each field once; upload names without slashes)', async () => {
+    const sort = validator(doc.paths['/insurance/filings'].get.parameters.find((p: any) => p.name === 'sort').schema);
+    assert.ok(sort(['-submissionDate', 'state']) && sort('state'));
+    for (const bad of [['state', 'state'], ['state', '-state'], ['-companyName', 'companyName', 'state']]) assert.equal(sort(bad), false, bad.join(','));
+    // The server refuses what the document refuses.
+    const caller = await makeCaller(t.rt);
+    const refused = await client(t.baseUrl, caller.apiKey).get('/insurance/filings?sort=state&sort=-state');
+    assert.equal(refused.status, 400, refused.text);
+
+    const searchSort = validator(doc.components.schemas.SearchRequest.properties.sort);
+    assert.ok(searchSort([{ field: 'relevance', direction: 'desc' }, { field: 'state', direction: 'asc' }]));
+    assert.equal(searchSort([{ field: 'relevance', direction: 'asc' }]), false, 'relevance asc');
+    assert.equal(searchSort([{ field: 'state', direction: 'asc' }, { field: 'state', direction: 'desc' }]), false, 'state twice');
+    assert.equal(searchSort([{ field: 'state', direction: 'asc' }, { field: 'state', direction: 'asc' }]), false, 'the same key twice');
+
+    const begin = validator(doc.components.schemas.BeginUpload);
+    const upload = { scope: 'mc:00000000-0000-4000-8000-000000000001', name: 'rate-exhibit.pdf', mimeType: 'application/pdf', size: 10 };
+    assert.ok(begin(upload));
+    assert.equal(begin({ ...upload, name: 'exhibits/rate.pdf' }), false);
+    assert.equal(begin({ ...upload, name: 'exhibits\\rate.pdf' }), false);
+  });
+
+  it('rule: the signed download\'s 200 and 206 declare binary content of any media type, with their headers', () => {
+    const op = doc.paths['/signed/files/{fileId}/{version}/{grant}'].get;
+    for (const status of ['200', '206']) {
+      assert.deepEqual(op.responses[status].content, { '*/*': { schema: { type: 'string', format: 'binary' } } }, status);
+      assert.ok(op.responses[status].headers['Content-Disposition'], status);
+    }
+    assert.ok(op.responses['206'].headers['Content-Range']);
   });
 });

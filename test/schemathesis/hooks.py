@@ -35,10 +35,6 @@ def before_load_schema(ctx, raw_schema):
 
 @schemathesis.hook
 def filter_query(ctx, query):
-    # field-options: only `field=subToiCode` takes `dependsOn` (stated in the parameter's description;
-    # JSON Schema cannot relate two query parameters).
-    if isinstance(query, dict) and "dependsOn" in query and query.get("field") != "subToiCode":
-        return False
     # Catalog list: sourceReference, sourceStatus and filingType need exactly one `source` (stated likewise).
     if isinstance(query, dict) and any(k in query for k in ("sourceReference", "sourceStatus", "filingType")):
         source = query.get("source")

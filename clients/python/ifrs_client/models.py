@@ -285,18 +285,6 @@ class SearchMatch(TypedDict):
     passages: NotRequired[list[Passage]]
 
 
-class SortItem(TypedDict, closed=True):
-    field: Literal[
-        'relevance',
-        'submissionDate',
-        'dispositionDate',
-        'stateStatusChangedDate',
-        'companyName',
-        'state',
-    ]
-    direction: Literal['asc', 'desc']
-
-
 class SearchFilter1(TypedDict, closed=True):
     field: Literal['state']
     operator: Literal['eq']
@@ -553,10 +541,29 @@ SearchFilter: TypeAlias = (
 )
 
 
+class SearchSortKey1(TypedDict, closed=True):
+    field: Literal['relevance']
+    direction: Literal['desc']
+
+
+class SearchSortKey2(TypedDict, closed=True):
+    field: Literal[
+        'submissionDate',
+        'dispositionDate',
+        'stateStatusChangedDate',
+        'companyName',
+        'state',
+    ]
+    direction: Literal['asc', 'desc', 'asc', 'desc']
+
+
+SearchSortKey: TypeAlias = SearchSortKey1 | SearchSortKey2
+
+
 class SearchRequest(TypedDict, closed=True):
     query: str
     filters: NotRequired[list[SearchFilter]]
-    sort: NotRequired[list[SortItem]]
+    sort: NotRequired[list[SearchSortKey]]
     includePassages: NotRequired[bool]
     dataScope: NotRequired[Literal['recent', 'historical', 'all']]
     limit: NotRequired[int]
@@ -1610,7 +1617,7 @@ class SearchResponse(TypedDict):
 class InsuranceSearchRequest(TypedDict, closed=True):
     query: str
     filters: NotRequired[list[SearchFilter]]
-    sort: NotRequired[list[SortItem]]
+    sort: NotRequired[list[SearchSortKey]]
     includePassages: NotRequired[bool]
     dataScope: NotRequired[Literal['recent', 'historical', 'all']]
     limit: NotRequired[int]

@@ -505,7 +505,7 @@ export interface paths {
         };
         /**
          * Allowed values of a working-filing field
-         * @description Fields: filingType, reviewType, toiCode, subToiCode (dependsOn = a toiCode, required), disposition, scheduleType. Response {field, dependsOn, options: [{value, label}]}.
+         * @description Fields: filingType, reviewType, toiCode, subToiCode, disposition, scheduleType. `dependsOn` (a toiCode) narrows subToiCode to that TOI's codes; the other fields do not depend on it. Response {field, dependsOn, options: [{value, label}]}.
          */
         get: operations["getManagedFilingFieldOptions"];
         put?: never;
@@ -863,7 +863,9 @@ export interface paths {
         put?: never;
         /**
          * Confirm uploaded files
-         * @description One result per confirmation, in order. Per-file failures inside the 200: PERMISSION_DENIED (read-only key, or no editor/manager role in the upload's scope), UPLOAD_TOKEN_INVALID, UPLOAD_TOKEN_EXPIRED, UPLOAD_NOT_FOUND (nothing was PUT yet). A replay adds another version. Indexing is scheduled, not awaited. uri is urn:ifrs:upload:<uploadId>.
+         * @description One result per confirmation, in order. Per-file failures inside the 200: PERMISSION_DENIED (read-only key, or no editor/manager role in the upload's scope), UPLOAD_TOKEN_INVALID, UPLOAD_TOKEN_EXPIRED, UPLOAD_NOT_FOUND (nothing was PUT yet), UPLOAD_NAME_INVALID (a name with NUL or an unpaired surrogate), INTERNAL_ERROR (an unexpected fault on that file: inspect the artifact before completing again; the other results stand). A replay adds another version. Indexing is scheduled, not awaited. uri is urn:ifrs:upload:<uploadId>.
+         *
+         *     Idempotency-Key is refused here (400 `idempotency_key_not_supported`): the contract makes this operation non-idempotent.
          */
         post: operations["completeFileUploads"];
         delete?: never;
@@ -1145,12 +1147,8 @@ export interface components {
         InsuranceSearchRequest: {
             query: string;
             filters?: components["schemas"]["SearchFilter"][];
-            sort?: {
-                /** @enum {string} */
-                field: "relevance" | "submissionDate" | "dispositionDate" | "stateStatusChangedDate" | "companyName" | "state";
-                /** @enum {string} */
-                direction: "asc" | "desc";
-            }[];
+            /** @description Up to three keys, each field once. */
+            sort?: components["schemas"]["SearchSortKey"][];
             includePassages?: boolean;
             /** @enum {string} */
             dataScope?: "recent" | "historical" | "all";
@@ -1324,15 +1322,28 @@ export interface components {
             /** @enum {string} */
             value: "serff" | "florida_irfs";
         });
+        /** @description `relevance` sorts `desc` only; the other fields either way. */
+        SearchSortKey: {
+            /** @enum {string} */
+            field: "relevance" | "submissionDate" | "dispositionDate" | "stateStatusChangedDate" | "companyName" | "state";
+            /** @enum {string} */
+            direction: "asc" | "desc";
+        } & ({
+            /** @constant */
+            field: "relevance";
+            /** @constant */
+            direction: "desc";
+        } | {
+            /** @enum {unknown} */
+            field: "submissionDate" | "dispositionDate" | "stateStatusChangedDate" | "companyName" | "state";
+            /** @enum {unknown} */
+            direction: "asc" | "desc";
+        });
         SearchRequest: {
             query: string;
             filters?: components["schemas"]["SearchFilter"][];
-            sort?: {
-                /** @enum {string} */
-                field: "relevance" | "submissionDate" | "dispositionDate" | "stateStatusChangedDate" | "companyName" | "state";
-                /** @enum {string} */
-                direction: "asc" | "desc";
-            }[];
+            /** @description Up to three keys, each field once. */
+            sort?: components["schemas"]["SearchSortKey"][];
             includePassages?: boolean;
             /** @enum {string} */
             dataScope?: "recent" | "historical" | "all";
@@ -1993,7 +2004,7 @@ export interface operations {
                  */
                 stateStatusChangedDateTo?: string;
                 /**
-                 * @description Up to three keys, "-" for descending; default -submissionDate; nulls last; id breaks ties.
+                 * @description Up to three keys, "-" for descending, each key once (not both `x` and `-x`); default -submissionDate; nulls last; id breaks ties.
                  * @example -submissionDate
                  */
                 sort?: ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference") | ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference")[];
@@ -2236,7 +2247,7 @@ export interface operations {
                  */
                 stateStatusChangedDateTo?: string;
                 /**
-                 * @description Up to three keys, "-" for descending; default -submissionDate; nulls last; id breaks ties.
+                 * @description Up to three keys, "-" for descending, each key once (not both `x` and `-x`); default -submissionDate; nulls last; id breaks ties.
                  * @example -submissionDate
                  */
                 sort?: ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference") | ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference")[];
@@ -4785,23 +4796,41 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The original's bytes */
+            /** @description The original's bytes, with its stored media type */
             200: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    /** @description attachment, with the file name (`filename*` in UTF-8). */
+                    "Content-Disposition": string;
+                    /** @description The version served. */
+                    "File-Version-Id": string;
+                    /** @description `bytes`: a single byte range may be asked for. */
+                    "Accept-Ranges": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "*/*": string;
+                };
             };
             /** @description A byte range of the original */
             206: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    /** @description attachment, with the file name (`filename*` in UTF-8). */
+                    "Content-Disposition": string;
+                    /** @description The version served. */
+                    "File-Version-Id": string;
+                    /** @description `bytes`: a single byte range may be asked for. */
+                    "Accept-Ranges": string;
+                    /** @description The range served: `bytes <start>-<end>/<size>`. */
+                    "Content-Range": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "*/*": string;
+                };
             };
             /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
             400: {
@@ -5135,8 +5164,8 @@ export interface operations {
                  * @example filingType
                  */
                 field: "filingType" | "reviewType" | "toiCode" | "subToiCode" | "disposition" | "scheduleType";
-                /** @description A toiCode; required with field=subToiCode and refused with any other field (400). */
-                dependsOn?: string;
+                /** @description A toiCode: narrows the options to those valid with it. With field=subToiCode, that TOI's sub-TOI codes (without it: every sub-TOI code); the other fields do not depend on the TOI, so their options are the same with or without it. */
+                dependsOn?: "01.0" | "02.1" | "02.3" | "03.0" | "04.0" | "05.0" | "05.1" | "05.2" | "06.0" | "08.0" | "09.0" | "10.0" | "11.0" | "11.1" | "11.2" | "12.0" | "16.0" | "17.0" | "17.1" | "17.2" | "18.0" | "19.0" | "20.0" | "21.4" | "22.0" | "23.0" | "24.0" | "26.0" | "27.0" | "28.1" | "28.2" | "28.3" | "30.0" | "30.1" | "33.0" | "34.0" | "35.0";
             };
             header?: never;
             path?: never;
@@ -6156,7 +6185,10 @@ export interface operations {
     createInsuranceManagedFiling: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6223,6 +6255,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -6236,6 +6279,17 @@ export interface operations {
             };
             /** @description The request body is not JSON (`unsupported_media_type`). */
             415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
@@ -6397,7 +6451,10 @@ export interface operations {
     createManagedFiling: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6464,6 +6521,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -6477,6 +6545,17 @@ export interface operations {
             };
             /** @description The request body is not JSON (`unsupported_media_type`). */
             415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
@@ -6884,7 +6963,10 @@ export interface operations {
     addManagedFilingItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
@@ -6955,6 +7037,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -6968,6 +7061,17 @@ export interface operations {
             };
             /** @description The request body is not JSON (`unsupported_media_type`). */
             415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
@@ -7267,7 +7371,10 @@ export interface operations {
     addFilingComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
@@ -7338,6 +7445,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -7351,6 +7469,17 @@ export interface operations {
             };
             /** @description The request body is not JSON (`unsupported_media_type`). */
             415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
@@ -7648,7 +7777,10 @@ export interface operations {
     resolveFilingComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
@@ -7724,6 +7856,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -7737,6 +7880,17 @@ export interface operations {
             };
             /** @description The request body is not JSON (`unsupported_media_type`). */
             415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
@@ -7775,7 +7929,10 @@ export interface operations {
     reopenFilingComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
@@ -7851,6 +8008,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -7864,6 +8032,17 @@ export interface operations {
             };
             /** @description The request body is not JSON (`unsupported_media_type`). */
             415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
@@ -8031,7 +8210,10 @@ export interface operations {
     startFileUpload: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8096,6 +8278,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -8109,6 +8302,17 @@ export interface operations {
             };
             /** @description The request body is not JSON (`unsupported_media_type`). */
             415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
