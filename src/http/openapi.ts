@@ -3,6 +3,15 @@ import { z } from './zod';
 import type { RouteSpec } from './route';
 import { documentParameter } from './openapi-parameters';
 import { IDEMPOTENCY_DESCRIPTION } from './idempotency';
+import { LINKS } from './openapi-links';
+// Real requests and answers recorded from the demo data set by `npm run openapi:examples`.
+import EXAMPLES from './openapi-examples.json';
+
+interface OperationExample {
+  request?: unknown;
+  responses: Record<string, unknown>;
+}
+const examples = EXAMPLES as Record<string, OperationExample>;
 
 
 export const ErrorSchema = z
@@ -87,15 +96,22 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
   registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer ifrs_...`' });
   for (const r of routes) {
     for (const [i, path] of r.paths.entries()) {
+      const operationId = operationIdOf(r, i);
+      const example = examples[operationId];
       const responses: Record<string, unknown> = {};
       for (const [status, spec] of Object.entries(r.responses)) {
+        const answer = example?.responses[status];
+        const links = LINKS[operationId]?.[Number(status)];
         responses[status] = {
           description: spec.description,
           headers: responseHeaders(status, spec.headers),
           // Every error answer has the one error shape, also where a route only names the status.
           ...(spec.binary
             ? { content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }
-            : spec.schema || Number(status) >= 400 ? { content: { 'application/json': { schema: spec.schema ?? ErrorSchema } } } : {}),
+            : spec.schema || Number(status) >= 400
+              ? { content: { 'application/json': { schema: spec.schema ?? ErrorSchema, ...(answer === undefined ? {} : { example: answer }) } } }
+              : {}),
+          ...(links ? { links } : {}),
         };
       }
       // A raw-bytes route (signed upload) takes any content type, but not more bytes than declared.
@@ -115,11 +131,14 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
       if (r.query) request.query = r.query;
       if (r.params) request.params = r.params;
       // The app reads an absent body as {}: the body is required only where {} is refused.
-      if (r.body) request.body = { content: { 'application/json': { schema: r.body } }, required: !r.body.safeParse({}).success };
+      if (r.body) {
+        const sent = example?.request === undefined ? {} : { example: example.request };
+        request.body = { content: { 'application/json': { schema: r.body, ...sent } }, required: !r.body.safeParse({}).success };
+      }
       registry.registerPath({
         method: r.method,
         path,
-        operationId: operationIdOf(r, i),
+        operationId,
         summary: r.summary,
         description: r.idempotencyKey === 'refused' ? `${r.description ?? ''}\n\nIdempotency-Key is refused here (400 \`idempotency_key_not_supported\`): the contract makes this operation non-idempotent.`.trim() : r.description,
         tags: r.tags,

@@ -114,4 +114,59 @@ describe('OpenAPI document', () => {
     }
     assert.ok(op.responses['206'].headers['Content-Range']);
   });
+
+  /** Every operation of the document as [label, operation]. */
+  function operations(): [string, any][] {
+    return Object.entries<Record<string, any>>(doc.paths).flatMap(([p, item]) => Object.entries<any>(item).map(([m, op]) => [`${m.toUpperCase()} ${p}`, op] as [string, any]));
+  }
+
+  it('rule: every operation has an example of its JSON request body and of its 200/201 JSON answer, each valid against its schema', () => {
+    let checked = 0;
+    for (const [label, op] of operations()) {
+      const sent = op.requestBody?.content?.['application/json'];
+      if (sent) {
+        assert.notEqual(sent.example, undefined, `${label}: request example`);
+        const valid = validator(sent.schema);
+        assert.ok(valid(sent.example), `${label}: the request example matches its schema`);
+        checked++;
+      }
+      for (const status of ['200', '201']) {
+        const answer = op.responses[status]?.content?.['application/json'];
+        if (!answer) continue;
+        assert.notEqual(answer.example, undefined, `${label}: ${status} example`);
+        assert.ok(validator(answer.schema)(answer.example), `${label}: the ${status} example matches its schema`);
+        checked++;
+      }
+    }
+    assert.ok(checked >= 60, `${checked} examples checked`);
+    // Recorded from a local run, published with a neutral origin.
+    assert.doesNotMatch(JSON.stringify(doc.paths), /127\.0\.0\.1|localhost/);
+  });
+
+  it('rule: links name existing operations and parameters, and each $response.body pointer resolves in the source answer\'s example', () => {
+    const byId = new Map(operations().map(([, op]) => [op.operationId, op]));
+    const at = (value: any, pointer: string) => pointer.split('/').slice(1).reduce((v, k) => (v == null ? undefined : v[k]), value);
+    let links = 0;
+    for (const [label, op] of operations()) {
+      for (const [status, response] of Object.entries<any>(op.responses)) {
+        for (const [name, link] of Object.entries<any>(response.links ?? {})) {
+          links++;
+          const target = byId.get(link.operationId);
+          assert.ok(target, `${label} ${status} link ${name}: operation ${link.operationId} exists`);
+          const example = response.content?.['application/json']?.example;
+          for (const [param, expression] of Object.entries<string>(link.parameters ?? {})) {
+            assert.ok(target.parameters?.some((p: any) => p.name === param), `${label} ${status} link ${name}: ${link.operationId} has parameter ${param}`);
+            if (expression.startsWith('$response.body#')) {
+              assert.notEqual(at(example, expression.slice('$response.body#'.length)), undefined, `${label} ${status} link ${name}: ${expression} resolves in the example`);
+            } else {
+              const m = /^\$request\.path\.(\w+)$/.exec(expression);
+              assert.ok(m && op.parameters.some((p: any) => p.in === 'path' && p.name === m[1]), `${label} link ${name}: ${expression}`);
+            }
+          }
+        }
+      }
+    }
+    assert.ok(links >= 40, `${links} links`);
+    assert.equal(doc.paths['/managed-filings'].post.responses['201'].links.getManagedFiling.parameters.filingId, '$response.body#/id');
+  });
 });

@@ -1780,6 +1780,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *       "tenantId": "22c744cd-a0e0-4ed0-825d-733681f94461",
+                     *       "name": "Dana Demo",
+                     *       "email": "dana.demo@example.com"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CurrentUser"];
                 };
             };
@@ -2023,6 +2031,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "filings": [
+                     *         {
+                     *           "id": "16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b",
+                     *           "source": "serff",
+                     *           "sourceReference": "SLVL-134258881",
+                     *           "state": "AR",
+                     *           "companyName": "Ashgrove County Mutual",
+                     *           "naicCompanyCodes": [
+                     *             "72310"
+                     *           ],
+                     *           "naicGroupCode": "5170",
+                     *           "carrierIds": [],
+                     *           "groupId": null,
+                     *           "productName": "Ashgrove Rental Dwelling Program",
+                     *           "typeOfInsurance": "01.0 Property",
+                     *           "subTypeOfInsurance": "01.0002 Personal Property (Fire and Allied Lines)",
+                     *           "toiCode": "01.0",
+                     *           "subToiCode": "01.0002",
+                     *           "filingType": "Form",
+                     *           "sourceStatus": "Closed-Approved",
+                     *           "submissionDate": "2025-05-22",
+                     *           "dispositionDate": "2025-08-07",
+                     *           "businessType": "Property & Casualty",
+                     *           "normalizedOutcome": "APPROVED",
+                     *           "filingTypeNormalized": "FORM",
+                     *           "stateStatusChangedDate": "2025-08-08"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["CatalogFilingPage"];
                 };
             };
@@ -2266,6 +2307,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "filings": [
+                     *         {
+                     *           "id": "16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b",
+                     *           "source": "serff",
+                     *           "sourceReference": "SLVL-134258881",
+                     *           "state": "AR",
+                     *           "companyName": "Ashgrove County Mutual",
+                     *           "naicCompanyCodes": [
+                     *             "72310"
+                     *           ],
+                     *           "naicGroupCode": "5170",
+                     *           "carrierIds": [],
+                     *           "groupId": null,
+                     *           "productName": "Ashgrove Rental Dwelling Program",
+                     *           "typeOfInsurance": "01.0 Property",
+                     *           "subTypeOfInsurance": "01.0002 Personal Property (Fire and Allied Lines)",
+                     *           "toiCode": "01.0",
+                     *           "subToiCode": "01.0002",
+                     *           "filingType": "Form",
+                     *           "sourceStatus": "Closed-Approved",
+                     *           "submissionDate": "2025-05-22",
+                     *           "dispositionDate": "2025-08-07",
+                     *           "businessType": "Property & Casualty",
+                     *           "normalizedOutcome": "APPROVED",
+                     *           "filingTypeNormalized": "FORM",
+                     *           "stateStatusChangedDate": "2025-08-08"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["CatalogFilingPage"];
                 };
             };
@@ -2384,6 +2458,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b",
+                     *       "source": "serff",
+                     *       "sourceReference": "SLVL-134258881",
+                     *       "state": "AR",
+                     *       "companyName": "Ashgrove County Mutual",
+                     *       "naicCompanyCodes": [
+                     *         "72310"
+                     *       ],
+                     *       "naicGroupCode": "5170",
+                     *       "carrierIds": [],
+                     *       "groupId": null,
+                     *       "productName": "Ashgrove Rental Dwelling Program",
+                     *       "typeOfInsurance": "01.0 Property",
+                     *       "subTypeOfInsurance": "01.0002 Personal Property (Fire and Allied Lines)",
+                     *       "toiCode": "01.0",
+                     *       "subToiCode": "01.0002",
+                     *       "filingType": "Form",
+                     *       "sourceStatus": "Closed-Approved",
+                     *       "submissionDate": "2025-05-22",
+                     *       "dispositionDate": "2025-08-07",
+                     *       "businessType": "Property & Casualty",
+                     *       "normalizedOutcome": "APPROVED",
+                     *       "filingTypeNormalized": "FORM",
+                     *       "stateStatusChangedDate": "2025-08-08",
+                     *       "description": "Revised Dwelling Fire policy forms and endorsements for Ashgrove Rental Dwelling Program addressing wildfire surcharge.",
+                     *       "files": {
+                     *         "count": 2,
+                     *         "byRole": {
+                     *           "form": 1,
+                     *           "supporting_document": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CatalogFilingDetail"];
                 };
             };
@@ -2502,6 +2612,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b",
+                     *       "source": "serff",
+                     *       "sourceReference": "SLVL-134258881",
+                     *       "state": "AR",
+                     *       "companyName": "Ashgrove County Mutual",
+                     *       "naicCompanyCodes": [
+                     *         "72310"
+                     *       ],
+                     *       "naicGroupCode": "5170",
+                     *       "carrierIds": [],
+                     *       "groupId": null,
+                     *       "productName": "Ashgrove Rental Dwelling Program",
+                     *       "typeOfInsurance": "01.0 Property",
+                     *       "subTypeOfInsurance": "01.0002 Personal Property (Fire and Allied Lines)",
+                     *       "toiCode": "01.0",
+                     *       "subToiCode": "01.0002",
+                     *       "filingType": "Form",
+                     *       "sourceStatus": "Closed-Approved",
+                     *       "submissionDate": "2025-05-22",
+                     *       "dispositionDate": "2025-08-07",
+                     *       "businessType": "Property & Casualty",
+                     *       "normalizedOutcome": "APPROVED",
+                     *       "filingTypeNormalized": "FORM",
+                     *       "stateStatusChangedDate": "2025-08-08",
+                     *       "description": "Revised Dwelling Fire policy forms and endorsements for Ashgrove Rental Dwelling Program addressing wildfire surcharge.",
+                     *       "files": {
+                     *         "count": 2,
+                     *         "byRole": {
+                     *           "form": 1,
+                     *           "supporting_document": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CatalogFilingDetail"];
                 };
             };
@@ -2650,6 +2796,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "carriers": [
+                     *         {
+                     *           "id": "carrier_13625",
+                     *           "identifiers": [
+                     *             {
+                     *               "value": "13625",
+                     *               "scheme": "naic_company"
+                     *             }
+                     *           ],
+                     *           "name": "Amber Fields Casualty Company",
+                     *           "group": {
+                     *             "id": "carrier_group_112",
+                     *             "name": "Stonebridge Group"
+                     *           },
+                     *           "domicile": "SC",
+                     *           "status": "active",
+                     *           "grossPremiumWritten": {
+                     *             "year": 2024,
+                     *             "amount": 2394601313.79
+                     *           },
+                     *           "cessionRatio": null
+                     *         },
+                     *         {
+                     *           "id": "carrier_18690",
+                     *           "identifiers": [
+                     *             {
+                     *               "value": "18690",
+                     *               "scheme": "naic_company"
+                     *             }
+                     *           ],
+                     *           "name": "Aspen Hollow Property & Casualty Insurance Company",
+                     *           "group": {
+                     *             "id": "carrier_group_1509",
+                     *             "name": "Brightwater Insurance Group"
+                     *           },
+                     *           "domicile": "NY",
+                     *           "status": "active",
+                     *           "grossPremiumWritten": {
+                     *             "year": 2024,
+                     *             "amount": 2150971505.96
+                     *           },
+                     *           "cessionRatio": {
+                     *             "year": 2024,
+                     *             "value": 0.199
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "Ac5rChRzYYJHqyT9mSgAeyJvIjoyfQE5pSLlWzhEGg4-Mg"
+                     *     }
+                     */
                     "application/json": {
                         carriers: components["schemas"]["Carrier"][];
                         nextCursor: string | null;
@@ -2771,6 +2969,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "carrier_13625",
+                     *       "identifiers": [
+                     *         {
+                     *           "value": "13625",
+                     *           "scheme": "naic_company"
+                     *         }
+                     *       ],
+                     *       "name": "Amber Fields Casualty Company",
+                     *       "group": {
+                     *         "id": "carrier_group_112",
+                     *         "name": "Stonebridge Group"
+                     *       },
+                     *       "domicile": "SC",
+                     *       "status": "active",
+                     *       "grossPremiumWritten": {
+                     *         "year": 2024,
+                     *         "amount": 2394601313.79
+                     *       },
+                     *       "cessionRatio": null,
+                     *       "aliases": [
+                     *         "AMBER FIELDS CASUALTY",
+                     *         "Amber Fields Casualty Ins. Co."
+                     *       ],
+                     *       "groupMembers": [
+                     *         {
+                     *           "id": "carrier_37714",
+                     *           "name": "Stonebridge County Mutual Insurance Company"
+                     *         },
+                     *         {
+                     *           "id": "carrier_42963",
+                     *           "name": "Stonebridge Indemnity Company"
+                     *         }
+                     *       ],
+                     *       "mgas": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["CarrierDetail"];
                 };
             };
@@ -2904,6 +3140,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "carrierGroups": [
+                     *         {
+                     *           "id": "carrier_group_2351",
+                     *           "name": "Blue Heron Holdings Group",
+                     *           "identifiers": [
+                     *             {
+                     *               "value": "2351",
+                     *               "scheme": "naic_group"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "carrier_group_1257",
+                     *           "name": "Bluewater Group",
+                     *           "identifiers": [
+                     *             {
+                     *               "value": "1257",
+                     *               "scheme": "naic_group"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": "AXJrChRzlPKK32qQIkgAeyJuYW1lIjoiQmx1ZXdhdGVyIEdyb3VwIiwiaWQiOiJjYXJyaWVyX2dyb3VwXzEyNTcifeZRH3l42xRbAN0zhQ"
+                     *     }
+                     */
                     "application/json": {
                         carrierGroups: components["schemas"]["CarrierGroup"][];
                         nextCursor: string | null;
@@ -3025,6 +3288,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "carrier_group_2351",
+                     *       "name": "Blue Heron Holdings Group",
+                     *       "identifiers": [
+                     *         {
+                     *           "value": "2351",
+                     *           "scheme": "naic_group"
+                     *         }
+                     *       ],
+                     *       "members": [
+                     *         {
+                     *           "id": "carrier_30496",
+                     *           "name": "Blue Heron Assurance Company"
+                     *         },
+                     *         {
+                     *           "id": "carrier_41184",
+                     *           "name": "Blue Heron County Mutual Insurance Company"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CarrierGroupDetail"];
                 };
             };
@@ -3153,6 +3438,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "mgas": [
+                     *         {
+                     *           "id": "mga_blue-ridge-program-managers",
+                     *           "slug": "blue-ridge-program-managers",
+                     *           "name": "Blue Ridge Program Managers",
+                     *           "aliases": [
+                     *             "Blue Ridge",
+                     *             "Blue Ridge Program Managers, LLC"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "mga_coastal-risk-partners",
+                     *           "slug": "coastal-risk-partners",
+                     *           "name": "Coastal Risk Partners",
+                     *           "aliases": [
+                     *             "Coastal Risk",
+                     *             "Coastal Risk Partners, LLC"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": "AT1rChRz2Kqe13mNABsAeyJuYW1lIjoiQ29hc3RhbCBSaXNrIFBhcnRuZXJzIiwiaWQiOiJtZ2FfY29hc3RhbC1yaXNrLXBhcnRuZXJzIn1JY8_kmeyfQaNgllQ"
+                     *     }
+                     */
                     "application/json": {
                         mgas: components["schemas"]["Mga"][];
                         nextCursor: string | null;
@@ -3274,6 +3584,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "mga_blue-ridge-program-managers",
+                     *       "slug": "blue-ridge-program-managers",
+                     *       "name": "Blue Ridge Program Managers",
+                     *       "aliases": [
+                     *         "Blue Ridge",
+                     *         "Blue Ridge Program Managers, LLC"
+                     *       ],
+                     *       "carriers": [
+                     *         {
+                     *           "id": "carrier_32726",
+                     *           "name": "Stonebridge Preferred Insurance Company",
+                     *           "role": "fronting carrier",
+                     *           "sourceNotes": "Program administrator agreement with Stonebridge Preferred Insurance Company filed 2024; policies issued on Stonebridge Preferred Insurance Company paper."
+                     *         },
+                     *         {
+                     *           "id": "carrier_34589",
+                     *           "name": "Zephyr County Mutual Insurance Company",
+                     *           "role": "capacity provider",
+                     *           "sourceNotes": "Quota share capacity of 41% per 2021 program summary."
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["MgaDetail"];
                 };
             };
@@ -3444,6 +3779,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "products": [
+                     *         {
+                     *           "id": "product_1009",
+                     *           "name": "Blue Heron NetSecure",
+                     *           "type": "cyber",
+                     *           "admitted": true,
+                     *           "predecessorProductId": null,
+                     *           "note": null,
+                     *           "group": {
+                     *             "id": "carrier_group_2351",
+                     *             "name": "Blue Heron Holdings Group"
+                     *           },
+                     *           "mga": null,
+                     *           "availabilitySummary": {
+                     *             "states": [
+                     *               "NJ",
+                     *               "MN"
+                     *             ],
+                     *             "stateCount": 3
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "product_1030",
+                     *           "name": "Blue WorkSafe",
+                     *           "type": "workers_comp",
+                     *           "admitted": false,
+                     *           "predecessorProductId": null,
+                     *           "note": "Written on a surplus lines basis; workers compensation forms are not filed in every state.",
+                     *           "group": null,
+                     *           "mga": {
+                     *             "id": "mga_blue-ridge-program-managers",
+                     *             "name": "Blue Ridge Program Managers"
+                     *           },
+                     *           "availabilitySummary": {
+                     *             "states": [
+                     *               "HI",
+                     *               "AL"
+                     *             ],
+                     *             "stateCount": 5
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "Ad5rChRzHaRae0NnYFYAeyJvIjoyfQ3xlyMIMFxNZvW63g"
+                     *     }
+                     */
                     "application/json": {
                         products: components["schemas"]["ProductListItem"][];
                         nextCursor: string | null;
@@ -3617,6 +3999,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "products": [
+                     *         {
+                     *           "id": "product_1009",
+                     *           "name": "Blue Heron NetSecure",
+                     *           "type": "cyber",
+                     *           "admitted": true,
+                     *           "predecessorProductId": null,
+                     *           "note": null,
+                     *           "group": {
+                     *             "id": "carrier_group_2351",
+                     *             "name": "Blue Heron Holdings Group"
+                     *           },
+                     *           "mga": null,
+                     *           "availabilitySummary": {
+                     *             "states": [
+                     *               "NJ",
+                     *               "MN"
+                     *             ],
+                     *             "stateCount": 3
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "product_1030",
+                     *           "name": "Blue WorkSafe",
+                     *           "type": "workers_comp",
+                     *           "admitted": false,
+                     *           "predecessorProductId": null,
+                     *           "note": "Written on a surplus lines basis; workers compensation forms are not filed in every state.",
+                     *           "group": null,
+                     *           "mga": {
+                     *             "id": "mga_blue-ridge-program-managers",
+                     *             "name": "Blue Ridge Program Managers"
+                     *           },
+                     *           "availabilitySummary": {
+                     *             "states": [
+                     *               "HI",
+                     *               "AL"
+                     *             ],
+                     *             "stateCount": 5
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "Ad5rChRzHaRae0NnYFYAeyJvIjoyfQ3xlyMIMFxNZvW63g"
+                     *     }
+                     */
                     "application/json": {
                         products: components["schemas"]["ProductListItem"][];
                         nextCursor: string | null;
@@ -3738,6 +4167,81 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "product_1019",
+                     *       "name": "Bluewater Dwelling Fire DP-3",
+                     *       "type": "dwelling_fire",
+                     *       "admitted": true,
+                     *       "predecessorProductId": null,
+                     *       "note": null,
+                     *       "group": {
+                     *         "id": "carrier_group_1257",
+                     *         "name": "Bluewater Group"
+                     *       },
+                     *       "mga": null,
+                     *       "availability": [
+                     *         {
+                     *           "state": "NH",
+                     *           "writingCompanies": [
+                     *             {
+                     *               "id": "carrier_14467",
+                     *               "name": "Bluewater Property & Casualty Insurance Company"
+                     *             },
+                     *             {
+                     *               "id": "carrier_10006",
+                     *               "name": "Bluewater Mutual Insurance Company"
+                     *             }
+                     *           ],
+                     *           "toiCodes": [
+                     *             "01.0"
+                     *           ],
+                     *           "subtoiCodes": [
+                     *             "01.0002"
+                     *           ],
+                     *           "note": null
+                     *         },
+                     *         {
+                     *           "state": "DE",
+                     *           "writingCompanies": [
+                     *             {
+                     *               "id": "carrier_43742",
+                     *               "name": "Golden Gate Valley Mutual Insurance Company"
+                     *             }
+                     *           ],
+                     *           "toiCodes": [
+                     *             "01.0"
+                     *           ],
+                     *           "subtoiCodes": [
+                     *             "01.0002"
+                     *           ],
+                     *           "note": null
+                     *         }
+                     *       ],
+                     *       "claims": [
+                     *         {
+                     *           "text": "Bluewater Dwelling Fire DP-3 includes vacancy clause provisions in its filed dwelling fire program (District of Columbia).",
+                     *           "citations": [
+                     *             {
+                     *               "kind": "filing",
+                     *               "filingId": "d36fc812-3276-4e9d-a63e-ba8212bb500b"
+                     *             }
+                     *           ],
+                     *           "verified": true
+                     *         },
+                     *         {
+                     *           "text": "Compared with peer dwelling fire programs, Bluewater Dwelling Fire DP-3 offers broader actual cash value terms (carrier marketing material; not verified against filings).",
+                     *           "citations": [
+                     *             {
+                     *               "kind": "unavailable",
+                     *               "reason": "internal_source"
+                     *             }
+                     *           ],
+                     *           "verified": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Product"];
                 };
             };
@@ -3856,6 +4360,81 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "product_1019",
+                     *       "name": "Bluewater Dwelling Fire DP-3",
+                     *       "type": "dwelling_fire",
+                     *       "admitted": true,
+                     *       "predecessorProductId": null,
+                     *       "note": null,
+                     *       "group": {
+                     *         "id": "carrier_group_1257",
+                     *         "name": "Bluewater Group"
+                     *       },
+                     *       "mga": null,
+                     *       "availability": [
+                     *         {
+                     *           "state": "NH",
+                     *           "writingCompanies": [
+                     *             {
+                     *               "id": "carrier_14467",
+                     *               "name": "Bluewater Property & Casualty Insurance Company"
+                     *             },
+                     *             {
+                     *               "id": "carrier_10006",
+                     *               "name": "Bluewater Mutual Insurance Company"
+                     *             }
+                     *           ],
+                     *           "toiCodes": [
+                     *             "01.0"
+                     *           ],
+                     *           "subtoiCodes": [
+                     *             "01.0002"
+                     *           ],
+                     *           "note": null
+                     *         },
+                     *         {
+                     *           "state": "DE",
+                     *           "writingCompanies": [
+                     *             {
+                     *               "id": "carrier_43742",
+                     *               "name": "Golden Gate Valley Mutual Insurance Company"
+                     *             }
+                     *           ],
+                     *           "toiCodes": [
+                     *             "01.0"
+                     *           ],
+                     *           "subtoiCodes": [
+                     *             "01.0002"
+                     *           ],
+                     *           "note": null
+                     *         }
+                     *       ],
+                     *       "claims": [
+                     *         {
+                     *           "text": "Bluewater Dwelling Fire DP-3 includes vacancy clause provisions in its filed dwelling fire program (District of Columbia).",
+                     *           "citations": [
+                     *             {
+                     *               "kind": "filing",
+                     *               "filingId": "d36fc812-3276-4e9d-a63e-ba8212bb500b"
+                     *             }
+                     *           ],
+                     *           "verified": true
+                     *         },
+                     *         {
+                     *           "text": "Compared with peer dwelling fire programs, Bluewater Dwelling Fire DP-3 offers broader actual cash value terms (carrier marketing material; not verified against filings).",
+                     *           "citations": [
+                     *             {
+                     *               "kind": "unavailable",
+                     *               "reason": "internal_source"
+                     *             }
+                     *           ],
+                     *           "verified": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Product"];
                 };
             };
@@ -3979,6 +4558,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "filings": [
+                     *         {
+                     *           "id": "d36fc812-3276-4e9d-a63e-ba8212bb500b",
+                     *           "source": "serff",
+                     *           "sourceReference": "BLWT-134001661",
+                     *           "state": "DC",
+                     *           "companyName": "Bluewater Property & Casualty Insurance Company",
+                     *           "naicCompanyCodes": [
+                     *             "14467"
+                     *           ],
+                     *           "naicGroupCode": "1257",
+                     *           "carrierIds": [
+                     *             "carrier_14467"
+                     *           ],
+                     *           "groupId": "carrier_group_1257",
+                     *           "productName": "Bluewater Dwelling Fire DP-3",
+                     *           "typeOfInsurance": "01.0 Property",
+                     *           "subTypeOfInsurance": "01.0002 Personal Property (Fire and Allied Lines)",
+                     *           "toiCode": "01.0",
+                     *           "subToiCode": "01.0002",
+                     *           "filingType": "Form/Rate",
+                     *           "sourceStatus": "Closed-Filed",
+                     *           "submissionDate": "2024-10-05",
+                     *           "dispositionDate": "2024-12-11",
+                     *           "businessType": "Property & Casualty",
+                     *           "normalizedOutcome": "FILED",
+                     *           "filingTypeNormalized": "FORM_RATE",
+                     *           "stateStatusChangedDate": "2024-12-11"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         filings: components["schemas"]["CatalogFiling"][];
                         nextCursor: null;
@@ -4105,6 +4719,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "filings": [
+                     *         {
+                     *           "id": "d36fc812-3276-4e9d-a63e-ba8212bb500b",
+                     *           "source": "serff",
+                     *           "sourceReference": "BLWT-134001661",
+                     *           "state": "DC",
+                     *           "companyName": "Bluewater Property & Casualty Insurance Company",
+                     *           "naicCompanyCodes": [
+                     *             "14467"
+                     *           ],
+                     *           "naicGroupCode": "1257",
+                     *           "carrierIds": [
+                     *             "carrier_14467"
+                     *           ],
+                     *           "groupId": "carrier_group_1257",
+                     *           "productName": "Bluewater Dwelling Fire DP-3",
+                     *           "typeOfInsurance": "01.0 Property",
+                     *           "subTypeOfInsurance": "01.0002 Personal Property (Fire and Allied Lines)",
+                     *           "toiCode": "01.0",
+                     *           "subToiCode": "01.0002",
+                     *           "filingType": "Form/Rate",
+                     *           "sourceStatus": "Closed-Filed",
+                     *           "submissionDate": "2024-10-05",
+                     *           "dispositionDate": "2024-12-11",
+                     *           "businessType": "Property & Casualty",
+                     *           "normalizedOutcome": "FILED",
+                     *           "filingTypeNormalized": "FORM_RATE",
+                     *           "stateStatusChangedDate": "2024-12-11"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         filings: components["schemas"]["CatalogFiling"][];
                         nextCursor: null;
@@ -4237,6 +4886,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "files": [
+                     *         {
+                     *           "fileId": "8c9b3fdf-a891-420a-8bb5-5101b13dc3f7",
+                     *           "name": "AC-DW 04 01 25 Ashgrove Rental Dwelling Program Policy.pdf",
+                     *           "role": "form",
+                     *           "versionId": null,
+                     *           "mimeType": "application/pdf",
+                     *           "size": 6741,
+                     *           "pageCount": 3,
+                     *           "textAvailable": true,
+                     *           "restricted": false
+                     *         },
+                     *         {
+                     *           "fileId": "efa6a238-1289-40d5-8896-d25f5f7e7b8e",
+                     *           "name": "Explanatory Memorandum.pdf",
+                     *           "role": "supporting_document",
+                     *           "versionId": null,
+                     *           "mimeType": "application/pdf",
+                     *           "size": 4541,
+                     *           "pageCount": 2,
+                     *           "textAvailable": true,
+                     *           "restricted": false
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["FileInventory"];
                 };
             };
@@ -4377,6 +5055,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "files": [
+                     *         {
+                     *           "fileId": "8c9b3fdf-a891-420a-8bb5-5101b13dc3f7",
+                     *           "name": "AC-DW 04 01 25 Ashgrove Rental Dwelling Program Policy.pdf",
+                     *           "role": "form",
+                     *           "versionId": null,
+                     *           "mimeType": "application/pdf",
+                     *           "size": 6741,
+                     *           "pageCount": 3,
+                     *           "textAvailable": true,
+                     *           "restricted": false
+                     *         },
+                     *         {
+                     *           "fileId": "efa6a238-1289-40d5-8896-d25f5f7e7b8e",
+                     *           "name": "Explanatory Memorandum.pdf",
+                     *           "role": "supporting_document",
+                     *           "versionId": null,
+                     *           "mimeType": "application/pdf",
+                     *           "size": 4541,
+                     *           "pageCount": 2,
+                     *           "textAvailable": true,
+                     *           "restricted": false
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["FileInventory"];
                 };
             };
@@ -4517,6 +5224,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "fileId": "8c9b3fdf-a891-420a-8bb5-5101b13dc3f7",
+                     *       "text": "Ashgrove County Mutual | Ashgrove Rental Dwelling Program | Arkansas | SERFF Tr Num SLVL-134258881\nAC-DW 04 01 25 Ashgrove Rental Dwelling Program Policy - Page 1 of 3\nAC-DW ASHGROVE RENTAL DWELLING PROGRAM POLICY - ARKANSAS\nThis policy ...",
+                     *       "textRevision": "6dd01b5e63b7d463",
+                     *       "versionId": null,
+                     *       "location": {
+                     *         "startOffsetBytes": 0,
+                     *         "endOffsetBytes": 600
+                     *       },
+                     *       "nextCursor": "AWdrChRz6XzHFCD8PugAeyJvIjo2MDAsInIiOiI2ZGQwMWI1ZTYzYjdkNDYzIn2RgV2JSHVRzdJXiZY"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ExtractedTextChunk"];
                 };
             };
@@ -4933,6 +5653,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "query": "wildfire surcharge roof age",
+                 *       "includePassages": true,
+                 *       "limit": 2,
+                 *       "intent": "how homeowners filings justify wildfire surcharges and roof age rating"
+                 *     }
+                 */
                 "application/json": components["schemas"]["InsuranceSearchRequest"];
             };
         };
@@ -4945,6 +5673,123 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "filings": [
+                     *         {
+                     *           "id": "2c3f7522-80a6-46b3-85cb-5cae9accb906",
+                     *           "source": "serff",
+                     *           "sourceReference": "PERR-134535927",
+                     *           "state": "NY",
+                     *           "companyName": "Palmetto Grove Casualty Company",
+                     *           "naicCompanyCodes": [
+                     *             "35587"
+                     *           ],
+                     *           "naicGroupCode": "2309",
+                     *           "carrierIds": [
+                     *             "carrier_35587"
+                     *           ],
+                     *           "groupId": "carrier_group_2309",
+                     *           "productName": "Palmetto Grove Road Ready",
+                     *           "typeOfInsurance": "19.0 Personal Auto",
+                     *           "subTypeOfInsurance": "19.0003 Recreational Vehicle",
+                     *           "toiCode": "19.0",
+                     *           "subToiCode": "19.0003",
+                     *           "filingType": "Rate/Rule",
+                     *           "sourceStatus": "Closed-Approved",
+                     *           "submissionDate": "2026-05-13",
+                     *           "dispositionDate": "2026-08-19",
+                     *           "businessType": "Property & Casualty",
+                     *           "normalizedOutcome": "APPROVED",
+                     *           "filingTypeNormalized": "RATE_RULE",
+                     *           "stateStatusChangedDate": "2026-08-20",
+                     *           "matches": [
+                     *             {
+                     *               "fileId": "c10e337f-b079-4cf7-a769-4c96e55516b1",
+                     *               "versionId": null,
+                     *               "name": "Palmetto Grove Road Ready Manual Pages - NY.pdf",
+                     *               "passages": [
+                     *                 {
+                     *                   "text": "Procedure: if the insured adds a driver mid-term, apply the surcharge in Table 30. … Example: when coverage is endorsed mid-term, apply the surcharge in Table",
+                     *                   "pageStart": 3,
+                     *                   "pageEnd": 3
+                     *                 },
+                     *                 {
+                     *                   "text": "driver mid-term, apply the surcharge in Table 33.",
+                     *                   "pageStart": 5,
+                     *                   "pageEnd": 5
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b",
+                     *           "source": "serff",
+                     *           "sourceReference": "SLVL-134258881",
+                     *           "state": "AR",
+                     *           "companyName": "Ashgrove County Mutual",
+                     *           "naicCompanyCodes": [
+                     *             "72310"
+                     *           ],
+                     *           "naicGroupCode": "5170",
+                     *           "carrierIds": [],
+                     *           "groupId": null,
+                     *           "productName": "Ashgrove Rental Dwelling Program",
+                     *           "typeOfInsurance": "01.0 Property",
+                     *           "subTypeOfInsurance": "01.0002 Personal Property (Fire and Allied Lines)",
+                     *           "toiCode": "01.0",
+                     *           "subToiCode": "01.0002",
+                     *           "filingType": "Form",
+                     *           "sourceStatus": "Closed-Approved",
+                     *           "submissionDate": "2025-05-22",
+                     *           "dispositionDate": "2025-08-07",
+                     *           "businessType": "Property & Casualty",
+                     *           "normalizedOutcome": "APPROVED",
+                     *           "filingTypeNormalized": "FORM",
+                     *           "stateStatusChangedDate": "2025-08-08",
+                     *           "matches": [
+                     *             {
+                     *               "fileId": "efa6a238-1289-40d5-8896-d25f5f7e7b8e",
+                     *               "versionId": null,
+                     *               "name": "Explanatory Memorandum.pdf",
+                     *               "passages": [
+                     *                 {
+                     *                   "text": "introduce the wildfire surcharge provisions of the Ashgrove Rental Dwelling Program program. … Policyholders will be notified of the wildfire surcharge change at least 55 days before renewal.",
+                     *                   "pageStart": 1,
+                     *                   "pageEnd": 1
+                     *                 },
+                     *                 {
+                     *                   "text": "Manual page 74: the wildfire surcharge eligibility … Program business with wildfire surcharge provisions.",
+                     *                   "pageStart": 2,
+                     *                   "pageEnd": 2
+                     *                 }
+                     *               ]
+                     *             },
+                     *             {
+                     *               "fileId": "8c9b3fdf-a891-420a-8bb5-5101b13dc3f7",
+                     *               "versionId": null,
+                     *               "name": "AC-DW 04 01 25 Ashgrove Rental Dwelling Program Policy.pdf",
+                     *               "passages": [
+                     *                 {
+                     *                   "text": "\"Wildfire surcharge\" as … the duties after loss for wildfire surcharge applies only when shown in the Declarations.",
+                     *                   "pageStart": 1,
+                     *                   "pageEnd": 1
+                     *                 },
+                     *                 {
+                     *                   "text": "Schedule: Wildfire surcharge - $250,000 of Coverage A. This endorsement modifies insurance provided under the Ashgrove … Rental Dwelling Program policy and applies the wildfire surcharge shown in the Schedule.",
+                     *                   "pageStart": 3,
+                     *                   "pageEnd": 3
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": "ASRrChRzvwm653Q0MLsAeyJvIjoyfYFmWhq7vPDxDk1BpQ",
+                     *       "exhaustive": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["SearchResponse"];
                 };
             };
@@ -5049,6 +5894,30 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "query": "wildfire surcharge roof age",
+                 *       "includePassages": true,
+                 *       "limit": 2,
+                 *       "filters": [
+                 *         {
+                 *           "field": "state",
+                 *           "operator": "in",
+                 *           "value": [
+                 *             "AR",
+                 *             "FL",
+                 *             "TX"
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "sort": [
+                 *         {
+                 *           "field": "relevance",
+                 *           "direction": "desc"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["SearchRequest"];
             };
         };
@@ -5061,6 +5930,123 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "filings": [
+                     *         {
+                     *           "id": "16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b",
+                     *           "source": "serff",
+                     *           "sourceReference": "SLVL-134258881",
+                     *           "state": "AR",
+                     *           "companyName": "Ashgrove County Mutual",
+                     *           "naicCompanyCodes": [
+                     *             "72310"
+                     *           ],
+                     *           "naicGroupCode": "5170",
+                     *           "carrierIds": [],
+                     *           "groupId": null,
+                     *           "productName": "Ashgrove Rental Dwelling Program",
+                     *           "typeOfInsurance": "01.0 Property",
+                     *           "subTypeOfInsurance": "01.0002 Personal Property (Fire and Allied Lines)",
+                     *           "toiCode": "01.0",
+                     *           "subToiCode": "01.0002",
+                     *           "filingType": "Form",
+                     *           "sourceStatus": "Closed-Approved",
+                     *           "submissionDate": "2025-05-22",
+                     *           "dispositionDate": "2025-08-07",
+                     *           "businessType": "Property & Casualty",
+                     *           "normalizedOutcome": "APPROVED",
+                     *           "filingTypeNormalized": "FORM",
+                     *           "stateStatusChangedDate": "2025-08-08",
+                     *           "matches": [
+                     *             {
+                     *               "fileId": "efa6a238-1289-40d5-8896-d25f5f7e7b8e",
+                     *               "versionId": null,
+                     *               "name": "Explanatory Memorandum.pdf",
+                     *               "passages": [
+                     *                 {
+                     *                   "text": "introduce the wildfire surcharge provisions of the Ashgrove Rental Dwelling Program program. … Policyholders will be notified of the wildfire surcharge change at least 55 days before renewal.",
+                     *                   "pageStart": 1,
+                     *                   "pageEnd": 1
+                     *                 },
+                     *                 {
+                     *                   "text": "Manual page 74: the wildfire surcharge eligibility … Program business with wildfire surcharge provisions.",
+                     *                   "pageStart": 2,
+                     *                   "pageEnd": 2
+                     *                 }
+                     *               ]
+                     *             },
+                     *             {
+                     *               "fileId": "8c9b3fdf-a891-420a-8bb5-5101b13dc3f7",
+                     *               "versionId": null,
+                     *               "name": "AC-DW 04 01 25 Ashgrove Rental Dwelling Program Policy.pdf",
+                     *               "passages": [
+                     *                 {
+                     *                   "text": "\"Wildfire surcharge\" as … the duties after loss for wildfire surcharge applies only when shown in the Declarations.",
+                     *                   "pageStart": 1,
+                     *                   "pageEnd": 1
+                     *                 },
+                     *                 {
+                     *                   "text": "Schedule: Wildfire surcharge - $250,000 of Coverage A. This endorsement modifies insurance provided under the Ashgrove … Rental Dwelling Program policy and applies the wildfire surcharge shown in the Schedule.",
+                     *                   "pageStart": 3,
+                     *                   "pageEnd": 3
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "bc0c79c7-e4fe-452d-9a8f-e293438dcbff",
+                     *           "source": "florida_irfs",
+                     *           "sourceReference": "23-024815",
+                     *           "state": "FL",
+                     *           "companyName": "Thornbury Indemnity Company of America",
+                     *           "naicCompanyCodes": [
+                     *             "11181"
+                     *           ],
+                     *           "naicGroupCode": "662",
+                     *           "carrierIds": [
+                     *             "carrier_11181"
+                     *           ],
+                     *           "groupId": "carrier_group_662",
+                     *           "productName": "Thornbury SafeMiles",
+                     *           "typeOfInsurance": "Personal Auto",
+                     *           "subTypeOfInsurance": "Recreational Vehicle",
+                     *           "toiCode": "19.0",
+                     *           "subToiCode": "19.0003",
+                     *           "filingType": "Rate/Rule",
+                     *           "sourceStatus": "FILED",
+                     *           "submissionDate": "2023-02-24",
+                     *           "dispositionDate": "2023-06-05",
+                     *           "businessType": "Property & Casualty",
+                     *           "normalizedOutcome": "FILED",
+                     *           "filingTypeNormalized": "RATE_RULE",
+                     *           "stateStatusChangedDate": "2023-06-06",
+                     *           "matches": [
+                     *             {
+                     *               "fileId": "e5f1ac73-aa56-46b5-8677-342a3812178e",
+                     *               "versionId": null,
+                     *               "name": "Thornbury SafeMiles Manual Pages - FL.pdf",
+                     *               "passages": [
+                     *                 {
+                     *                   "text": "Eligibility: risks with a roof age over 20 years are ineligible for the preferred tier.",
+                     *                   "pageStart": 2,
+                     *                   "pageEnd": 2
+                     *                 },
+                     *                 {
+                     *                   "text": "Procedure: where the insured adds a driver mid-term, apply the surcharge in Table 11.",
+                     *                   "pageStart": 1,
+                     *                   "pageEnd": 1
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "exhaustive": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["SearchResponse"];
                 };
             };
@@ -5181,6 +6167,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "field": "subToiCode",
+                     *       "dependsOn": "04.0",
+                     *       "options": [
+                     *         {
+                     *           "value": "04.0000",
+                     *           "label": "04.0000"
+                     *         },
+                     *         {
+                     *           "value": "04.0001",
+                     *           "label": "04.0001"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["FieldOptions"];
                 };
             };
@@ -5319,6 +6321,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "companies": [
+                     *         {
+                     *           "id": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "name": "Aspen Hollow Property & Casualty Insurance Company",
+                     *           "naicCompanyCode": null
+                     *         },
+                     *         {
+                     *           "id": "7bc7c908-1389-4cf0-9c67-bb3e9f6342d1",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "name": "Brightwater Fire & Casualty Company",
+                     *           "naicCompanyCode": "15007"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "AWlrChRzV7MSxP6MqlcB4cVzb2O-EV2GEeowPTIahJo97S0hHeIPbQoQSA"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScopeCompaniesList"];
                 };
             };
@@ -5423,6 +6444,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                 *       "name": "Aspen ",
+                 *       "limit": 2
+                 *     }
+                 */
                 "application/json": {
                     /** @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b */
                     scope: string;
@@ -5442,6 +6470,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "companies": [
+                     *         {
+                     *           "id": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "name": "Aspen Hollow Property & Casualty Insurance Company",
+                     *           "naicCompanyCode": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScopeCompaniesList"];
                 };
             };
@@ -5580,6 +6621,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jurisdictions": [
+                     *         {
+                     *           "id": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "code": "FL",
+                     *           "name": "Florida"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScopeJurisdictionsList"];
                 };
             };
@@ -5684,6 +6738,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                 *       "code": "FL"
+                 *     }
+                 */
                 "application/json": {
                     /** @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b */
                     scope: string;
@@ -5703,6 +6763,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jurisdictions": [
+                     *         {
+                     *           "id": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "code": "FL",
+                     *           "name": "Florida"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScopeJurisdictionsList"];
                 };
             };
@@ -5841,6 +6914,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "products": [
+                     *         {
+                     *           "id": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "name": "Coastal Dwelling Advantage"
+                     *         },
+                     *         {
+                     *           "id": "4587865b-b55e-4f2b-8cf3-d8dc883364a9",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "name": "Coastal Homeowners Elite"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "AUJrChRzh2XcMv30YYABXSSjKjnyGiE8GyGgz2TTy5Wnr02KIN_1AGi0Cw"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScopeProductsList"];
                 };
             };
@@ -5945,6 +7035,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                 *       "name": "Coasta",
+                 *       "limit": 2
+                 *     }
+                 */
                 "application/json": {
                     /** @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b */
                     scope: string;
@@ -5964,6 +7061,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "products": [
+                     *         {
+                     *           "id": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "name": "Coastal Dwelling Advantage"
+                     *         },
+                     *         {
+                     *           "id": "4587865b-b55e-4f2b-8cf3-d8dc883364a9",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "name": "Coastal Homeowners Elite"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScopeProductsList"];
                 };
             };
@@ -6087,6 +7201,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "filings": [
+                     *         {
+                     *           "id": "1a820d66-6940-4f5b-a717-7813199a67c2",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "displayName": "1a820d66-6940-4f5b-a717-7813199a67c2",
+                     *           "filingMode": "managed",
+                     *           "companyId": "969bb782-ae98-43b4-aa42-2ea75180b458",
+                     *           "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *           "primaryProductId": "4587865b-b55e-4f2b-8cf3-d8dc883364a9",
+                     *           "filingType": "rule",
+                     *           "description": "Underwriting rule update (eligibility and minimum premium) for Coastal Homeowners Elite in Florida.",
+                     *           "serffTrackingNumber": null,
+                     *           "stateTrackingNumber": null,
+                     *           "companyTrackingNumber": null,
+                     *           "createdAt": "2026-11-27T23:38:24.243Z",
+                     *           "updatedAt": "2026-11-27T23:38:24.243Z"
+                     *         },
+                     *         {
+                     *           "id": "41a26d18-e7eb-490c-8956-a5fc8ebb4758",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "displayName": "41a26d18-e7eb-490c-8956-a5fc8ebb4758",
+                     *           "filingMode": "managed",
+                     *           "companyId": "c3ff5a5d-ed49-43b3-96d6-51627585f21a",
+                     *           "jurisdictionId": "4b9aae97-4802-4172-bd58-48021146fc31",
+                     *           "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *           "filingType": "form",
+                     *           "description": "New cyber incident response endorsement for Coastal Dwelling Advantage in Ohio (Frontier Trail Indemnity Company).",
+                     *           "serffTrackingNumber": null,
+                     *           "stateTrackingNumber": null,
+                     *           "companyTrackingNumber": null,
+                     *           "createdAt": "2026-11-27T23:38:24.166Z",
+                     *           "updatedAt": "2026-11-27T23:38:24.166Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "ASZrChRzox7YyLY4QUoBdZM_Bq7lPfUG8KNiIHdUWAa6QAcYvW7DXWMaog"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFilingList"];
                 };
             };
@@ -6194,6 +7347,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                 *       "companyId": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                 *       "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                 *       "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                 *       "filingType": "rule",
+                 *       "toiCode": null,
+                 *       "subToiCode": null,
+                 *       "description": "Homeowners rule revision: roof age schedule",
+                 *       "serffTrackingNumber": null,
+                 *       "reviewType": "prior_approval",
+                 *       "projectId": null,
+                 *       "predecessorFilingId": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateManagedFiling"];
             };
         };
@@ -6208,6 +7377,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "90b34ed8-b5f0-45d3-903f-23618247b974",
+                     *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *       "displayName": "90b34ed8-b5f0-45d3-903f-23618247b974",
+                     *       "filingMode": "managed",
+                     *       "companyId": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                     *       "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *       "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *       "filingType": "rule",
+                     *       "description": "Homeowners rule revision: roof age schedule",
+                     *       "serffTrackingNumber": null,
+                     *       "stateTrackingNumber": null,
+                     *       "companyTrackingNumber": null,
+                     *       "createdAt": "2026-11-27T23:38:27.939Z",
+                     *       "updatedAt": "2026-11-27T23:38:27.939Z",
+                     *       "additionalProductIds": [],
+                     *       "predecessorFilingId": null,
+                     *       "projectId": null,
+                     *       "reviewType": "prior_approval",
+                     *       "toiCode": null,
+                     *       "subToiCode": null,
+                     *       "disposition": null,
+                     *       "dispositionDate": null,
+                     *       "effectiveFromNew": null,
+                     *       "effectiveFromRenewal": null,
+                     *       "permissions": {
+                     *         "read": true,
+                     *         "edit": true,
+                     *         "manageAccess": true
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFiling"];
                 };
             };
@@ -6353,6 +7555,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "filings": [
+                     *         {
+                     *           "id": "1a820d66-6940-4f5b-a717-7813199a67c2",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "displayName": "1a820d66-6940-4f5b-a717-7813199a67c2",
+                     *           "filingMode": "managed",
+                     *           "companyId": "969bb782-ae98-43b4-aa42-2ea75180b458",
+                     *           "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *           "primaryProductId": "4587865b-b55e-4f2b-8cf3-d8dc883364a9",
+                     *           "filingType": "rule",
+                     *           "description": "Underwriting rule update (eligibility and minimum premium) for Coastal Homeowners Elite in Florida.",
+                     *           "serffTrackingNumber": null,
+                     *           "stateTrackingNumber": null,
+                     *           "companyTrackingNumber": null,
+                     *           "createdAt": "2026-11-27T23:38:24.243Z",
+                     *           "updatedAt": "2026-11-27T23:38:24.243Z"
+                     *         },
+                     *         {
+                     *           "id": "41a26d18-e7eb-490c-8956-a5fc8ebb4758",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "displayName": "41a26d18-e7eb-490c-8956-a5fc8ebb4758",
+                     *           "filingMode": "managed",
+                     *           "companyId": "c3ff5a5d-ed49-43b3-96d6-51627585f21a",
+                     *           "jurisdictionId": "4b9aae97-4802-4172-bd58-48021146fc31",
+                     *           "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *           "filingType": "form",
+                     *           "description": "New cyber incident response endorsement for Coastal Dwelling Advantage in Ohio (Frontier Trail Indemnity Company).",
+                     *           "serffTrackingNumber": null,
+                     *           "stateTrackingNumber": null,
+                     *           "companyTrackingNumber": null,
+                     *           "createdAt": "2026-11-27T23:38:24.166Z",
+                     *           "updatedAt": "2026-11-27T23:38:24.166Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "ASZrChRzox7YyLY4QUoBir0mfld8hAz7YeJfaXZS0z6srfcWPeND28d5lQ"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFilingList"];
                 };
             };
@@ -6460,6 +7701,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                 *       "companyId": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                 *       "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                 *       "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                 *       "filingType": "rate",
+                 *       "toiCode": "04.0",
+                 *       "subToiCode": "04.0003",
+                 *       "description": "Homeowners rate revision: wildfire surcharge and roof age factors",
+                 *       "serffTrackingNumber": "ACME-134567890",
+                 *       "reviewType": "prior_approval",
+                 *       "projectId": null,
+                 *       "predecessorFilingId": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateManagedFiling"];
             };
         };
@@ -6474,6 +7731,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *       "displayName": "ACME-134567890",
+                     *       "filingMode": "managed",
+                     *       "companyId": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                     *       "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *       "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *       "filingType": "rate",
+                     *       "description": "Homeowners rate revision: wildfire surcharge and roof age factors",
+                     *       "serffTrackingNumber": "ACME-134567890",
+                     *       "stateTrackingNumber": null,
+                     *       "companyTrackingNumber": null,
+                     *       "createdAt": "2026-11-27T23:38:27.911Z",
+                     *       "updatedAt": "2026-11-27T23:38:27.911Z",
+                     *       "additionalProductIds": [],
+                     *       "predecessorFilingId": null,
+                     *       "projectId": null,
+                     *       "reviewType": "prior_approval",
+                     *       "toiCode": "04.0",
+                     *       "subToiCode": "04.0003",
+                     *       "disposition": null,
+                     *       "dispositionDate": null,
+                     *       "effectiveFromNew": null,
+                     *       "effectiveFromRenewal": null,
+                     *       "permissions": {
+                     *         "read": true,
+                     *         "edit": true,
+                     *         "manageAccess": true
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFiling"];
                 };
             };
@@ -6614,6 +7904,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *       "displayName": "ACME-134567890",
+                     *       "filingMode": "managed",
+                     *       "companyId": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                     *       "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *       "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *       "filingType": "rate",
+                     *       "description": "Homeowners rate revision: wildfire surcharge, roof age and protection class factors",
+                     *       "serffTrackingNumber": "ACME-134567890",
+                     *       "stateTrackingNumber": null,
+                     *       "companyTrackingNumber": null,
+                     *       "createdAt": "2026-11-27T23:38:27.911Z",
+                     *       "updatedAt": "2026-11-27T23:38:27.951Z",
+                     *       "additionalProductIds": [],
+                     *       "predecessorFilingId": null,
+                     *       "projectId": null,
+                     *       "reviewType": "prior_approval",
+                     *       "toiCode": "04.0",
+                     *       "subToiCode": "04.0003",
+                     *       "disposition": "pending",
+                     *       "dispositionDate": null,
+                     *       "effectiveFromNew": null,
+                     *       "effectiveFromRenewal": null,
+                     *       "permissions": {
+                     *         "read": true,
+                     *         "edit": true,
+                     *         "manageAccess": true
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFiling"];
                 };
             };
@@ -6724,6 +8047,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "disposition": "pending",
+                 *       "description": "Homeowners rate revision: wildfire surcharge, roof age and protection class factors"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PatchManagedFiling"];
             };
         };
@@ -6736,6 +8065,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *       "displayName": "ACME-134567890",
+                     *       "filingMode": "managed",
+                     *       "companyId": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                     *       "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *       "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *       "filingType": "rate",
+                     *       "description": "Homeowners rate revision: wildfire surcharge, roof age and protection class factors",
+                     *       "serffTrackingNumber": "ACME-134567890",
+                     *       "stateTrackingNumber": null,
+                     *       "companyTrackingNumber": null,
+                     *       "createdAt": "2026-11-27T23:38:27.911Z",
+                     *       "updatedAt": "2026-11-27T23:38:27.951Z",
+                     *       "additionalProductIds": [],
+                     *       "predecessorFilingId": null,
+                     *       "projectId": null,
+                     *       "reviewType": "prior_approval",
+                     *       "toiCode": "04.0",
+                     *       "subToiCode": "04.0003",
+                     *       "disposition": "pending",
+                     *       "dispositionDate": null,
+                     *       "effectiveFromNew": null,
+                     *       "effectiveFromRenewal": null,
+                     *       "permissions": {
+                     *         "read": true,
+                     *         "edit": true,
+                     *         "manageAccess": true
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFiling"];
                 };
             };
@@ -6865,6 +8227,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "e3773864-452f-44ea-8671-5c227c1642d6",
+                     *           "filingId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *           "artifactId": "97c5cc9f-27ec-4837-912e-7e2cc1c1d95e",
+                     *           "artifactVersionId": "e358fa01-9ecf-4ff3-9c30-7d1da47f9933",
+                     *           "scheduleType": "rate",
+                     *           "scheduleSeqNo": 1,
+                     *           "context": "Rate indications and selected changes by territory",
+                     *           "attachments": [],
+                     *           "createdAt": "2026-11-27T23:38:28.061Z",
+                     *           "updatedAt": "2026-11-27T23:38:28.094Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFilingItemList"];
                 };
             };
@@ -6978,6 +8359,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "artifactId": "97c5cc9f-27ec-4837-912e-7e2cc1c1d95e",
+                 *       "scheduleType": "rate",
+                 *       "scheduleSeqNo": 1,
+                 *       "context": "Rate indications by territory"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AddManagedFilingItem"];
             };
         };
@@ -6990,6 +8379,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "e3773864-452f-44ea-8671-5c227c1642d6",
+                     *       "filingId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *       "artifactId": "97c5cc9f-27ec-4837-912e-7e2cc1c1d95e",
+                     *       "artifactVersionId": "e358fa01-9ecf-4ff3-9c30-7d1da47f9933",
+                     *       "scheduleType": "rate",
+                     *       "scheduleSeqNo": 1,
+                     *       "context": "Rate indications by territory",
+                     *       "attachments": [],
+                     *       "createdAt": "2026-11-27T23:38:28.061Z",
+                     *       "updatedAt": "2026-11-27T23:38:28.061Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFilingItem"];
                 };
             };
@@ -7127,6 +8530,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "context": "Rate indications and selected changes by territory"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PatchManagedFilingItem"];
             };
         };
@@ -7139,6 +8547,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "e3773864-452f-44ea-8671-5c227c1642d6",
+                     *       "filingId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *       "artifactId": "97c5cc9f-27ec-4837-912e-7e2cc1c1d95e",
+                     *       "artifactVersionId": "e358fa01-9ecf-4ff3-9c30-7d1da47f9933",
+                     *       "scheduleType": "rate",
+                     *       "scheduleSeqNo": 1,
+                     *       "context": "Rate indications and selected changes by territory",
+                     *       "attachments": [],
+                     *       "createdAt": "2026-11-27T23:38:28.061Z",
+                     *       "updatedAt": "2026-11-27T23:38:28.094Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFilingItem"];
                 };
             };
@@ -7273,6 +8695,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "comments": [
+                     *         {
+                     *           "id": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *           "threadId": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *           "parentCommentId": null,
+                     *           "commentType": "message",
+                     *           "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *           "body": "Please add the roof age and wildfire factor support to exhibit 1.",
+                     *           "data": {},
+                     *           "deleted": false,
+                     *           "editedAt": "2026-11-27T23:38:28.163Z",
+                     *           "createdAt": "2026-11-27T23:38:28.137Z",
+                     *           "status": "open",
+                     *           "anchor": {
+                     *             "type": "whole_resource"
+                     *           },
+                     *           "target": {
+                     *             "type": "record",
+                     *             "recordType": "filings",
+                     *             "recordId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *             "field": null
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "85cff4cc-a58b-4c75-9270-81b59839c723",
+                     *           "threadId": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *           "parentCommentId": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *           "commentType": "status_change",
+                     *           "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *           "body": "",
+                     *           "data": {
+                     *             "status": "resolved",
+                     *             "previousStatus": "open"
+                     *           },
+                     *           "deleted": false,
+                     *           "editedAt": null,
+                     *           "createdAt": "2026-11-27T23:38:28.180Z",
+                     *           "status": "open",
+                     *           "anchor": {
+                     *             "type": "whole_resource"
+                     *           },
+                     *           "target": {
+                     *             "type": "record",
+                     *             "recordType": "filings",
+                     *             "recordId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *             "field": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "AU1rChR0Iccc9kRuZMkBNgftAaNFtZgyU2by61mFjtr26GilQLSfqacoLQ"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FilingCommentList"];
                 };
             };
@@ -7386,6 +8862,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Please add the roof age factor support to exhibit 1.",
+                 *       "parentCommentId": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["PostFilingComment"];
             };
         };
@@ -7398,6 +8880,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "a8883bd3-c559-4a1b-bba4-e2392d4ee7a1",
+                     *       "threadId": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *       "parentCommentId": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *       "commentType": "message",
+                     *       "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *       "body": "Added; see the new version of exhibit 1.",
+                     *       "data": {},
+                     *       "deleted": false,
+                     *       "editedAt": null,
+                     *       "createdAt": "2026-11-27T23:38:28.226Z",
+                     *       "status": "open",
+                     *       "anchor": {
+                     *         "type": "whole_resource"
+                     *       },
+                     *       "target": {
+                     *         "type": "record",
+                     *         "recordType": "filings",
+                     *         "recordId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *         "field": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FilingComment"];
                 };
             };
@@ -7656,6 +9162,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Please add the roof age and wildfire factor support to exhibit 1."
+                 *     }
+                 */
                 "application/json": components["schemas"]["EditFilingComment"];
             };
         };
@@ -7668,6 +9179,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *       "threadId": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *       "parentCommentId": null,
+                     *       "commentType": "message",
+                     *       "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *       "body": "Please add the roof age and wildfire factor support to exhibit 1.",
+                     *       "data": {},
+                     *       "deleted": false,
+                     *       "editedAt": "2026-11-27T23:38:28.163Z",
+                     *       "createdAt": "2026-11-27T23:38:28.137Z",
+                     *       "status": "open",
+                     *       "anchor": {
+                     *         "type": "whole_resource"
+                     *       },
+                     *       "target": {
+                     *         "type": "record",
+                     *         "recordType": "filings",
+                     *         "recordId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *         "field": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FilingComment"];
                 };
             };
@@ -7797,6 +9332,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -7809,6 +9345,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *       "threadId": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *       "parentCommentId": null,
+                     *       "commentType": "message",
+                     *       "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *       "body": "Please add the roof age and wildfire factor support to exhibit 1.",
+                     *       "data": {},
+                     *       "deleted": false,
+                     *       "editedAt": "2026-11-27T23:38:28.163Z",
+                     *       "createdAt": "2026-11-27T23:38:28.137Z",
+                     *       "status": "resolved",
+                     *       "anchor": {
+                     *         "type": "whole_resource"
+                     *       },
+                     *       "target": {
+                     *         "type": "record",
+                     *         "recordType": "filings",
+                     *         "recordId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *         "field": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FilingComment"];
                 };
             };
@@ -7949,6 +9509,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -7961,6 +9522,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *       "threadId": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *       "parentCommentId": null,
+                     *       "commentType": "message",
+                     *       "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *       "body": "Please add the roof age and wildfire factor support to exhibit 1.",
+                     *       "data": {},
+                     *       "deleted": false,
+                     *       "editedAt": "2026-11-27T23:38:28.163Z",
+                     *       "createdAt": "2026-11-27T23:38:28.137Z",
+                     *       "status": "open",
+                     *       "anchor": {
+                     *         "type": "whole_resource"
+                     *       },
+                     *       "target": {
+                     *         "type": "record",
+                     *         "recordType": "filings",
+                     *         "recordId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *         "field": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FilingComment"];
                 };
             };
@@ -8112,6 +9697,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "type": "ManagedFilingCreated",
+                     *           "version": 1,
+                     *           "position": 190,
+                     *           "data": {
+                     *             "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *             "fields": {
+                     *               "toiCode": "04.0",
+                     *               "companyId": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                     *               "projectId": null,
+                     *               "filingType": "rate",
+                     *               "reviewType": "prior_approval",
+                     *               "subToiCode": "04.0003",
+                     *               "description": "Homeowners rate revision: wildfire surcharge and roof age factors",
+                     *               "disposition": null,
+                     *               "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *               "dispositionDate": null,
+                     *               "effectiveFromNew": null,
+                     *               "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *               "predecessorFilingId": null,
+                     *               "serffTrackingNumber": "ACME-134567890",
+                     *               "stateTrackingNumber": null,
+                     *               "additionalProductIds": [],
+                     *               "effectiveFromRenewal": null,
+                     *               "companyTrackingNumber": null
+                     *             },
+                     *             "scopeId": "fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *             "filingId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *             "tenantId": "22c744cd-a0e0-4ed0-825d-733681f94461",
+                     *             "createdAt": "2026-11-27T23:38:27.911Z",
+                     *             "createdBy": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *             "filingMode": "managed"
+                     *           },
+                     *           "metadata": {
+                     *             "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *             "tenantId": "22c744cd-a0e0-4ed0-825d-733681f94461",
+                     *             "requestId": "8e6b72f1-fe6f-4534-a395-4808ee192481"
+                     *           },
+                     *           "recordedAt": "2026-11-27T23:38:27.921Z"
+                     *         },
+                     *         {
+                     *           "type": "ManagedFilingUpdated",
+                     *           "version": 2,
+                     *           "position": 192,
+                     *           "data": {
+                     *             "changes": {
+                     *               "description": "Homeowners rate revision: wildfire surcharge, roof age and protection class factors",
+                     *               "disposition": "pending"
+                     *             },
+                     *             "filingId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *             "updatedAt": "2026-11-27T23:38:27.951Z"
+                     *           },
+                     *           "metadata": {
+                     *             "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *             "tenantId": "22c744cd-a0e0-4ed0-825d-733681f94461",
+                     *             "requestId": "5e29142e-9c4e-43d3-865a-0e131ad17e51"
+                     *           },
+                     *           "recordedAt": "2026-11-27T23:38:27.953Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "AZZrChR05c5UOvEcfokAeyJ2IjoyfeI9IqIhUBXYVZT8SA"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFilingEvents"];
                 };
             };
@@ -8219,6 +9870,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                 *       "name": "rate-exhibit-1.txt",
+                 *       "mimeType": "text/plain",
+                 *       "size": 41
+                 *     }
+                 */
                 "application/json": components["schemas"]["BeginUpload"];
             };
         };
@@ -8231,6 +9890,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "uploadToken": "eyJ1cGxvYWRJZCI6IjVmYzg4NGQwLTMyZGEtNDhjNi1iZjY5LTQyMzQ4MTJmODZmMSIsImFydGlmYWN0SWQiOiI5N2M1Y2M5Zi0yN2VjLTQ4MzctOTEyZS03ZTJjYzFjMWQ5NWUiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2LTRlNDctYTYxOC03ZmE1ODFmMGI1ZWQiLCJ0ZW5hbnRJZ...",
+                     *       "uploadUrl": "https://ifrs.example.com/api/v2/signed/uploads/eyJ1cGxvYWRJZCI6IjVmYzg4NGQwLTMyZGEtNDhjNi1iZjY5LTQyMzQ4MTJmODZmMSIsImFydGlmYWN0SWQiOiI5N2M1Y2M5Zi0yN2VjLTQ4MzctOTEyZS03ZTJjYzFjMWQ5NWUiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2...",
+                     *       "expiresAt": "2026-11-28T00:38:27.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UploadAddress"];
                 };
             };
@@ -8382,6 +10048,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "uploadId": "5fc884d0-32da-48c6-bf69-4234812f86f1",
+                     *       "size": 41,
+                     *       "contentSha256": "c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f"
+                     *     }
+                     */
                     "application/json": {
                         uploadId: string;
                         size: number;
@@ -8468,6 +10141,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "confirmations": [
+                 *         {
+                 *           "uploadToken": "eyJ1cGxvYWRJZCI6IjVmYzg4NGQwLTMyZGEtNDhjNi1iZjY5LTQyMzQ4MTJmODZmMSIsImFydGlmYWN0SWQiOiI5N2M1Y2M5Zi0yN2VjLTQ4MzctOTEyZS03ZTJjYzFjMWQ5NWUiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2LTRlNDctYTYxOC03ZmE1ODFmMGI1ZWQiLCJ0ZW5hbnRJZCI6IjIyYzc0NGNkLWEwZTAtNGVkMC04MjVkLTczMzY4MWY5NDQ2MSIsInVzZXJJZCI6ImI0OTE0YTllLWQ5MDgtNDc1Yi1iMDc4LWIxM2QxNzExOWY5NyIsIm5hbWUiOiJyYXRlLWV4aGliaXQtMS50eHQiLCJtaW1lVHlwZSI6InRleHQvcGxhaW4iLCJzaXplIjo0MSwiZXhwIjoxNzk1ODI2MzA3fQ.yrX5V_GfiHK9-H1SMc658zhJSufUQdXp2-9YtxhPaV4"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["UploadConfirmations"];
             };
         };
@@ -8480,6 +10162,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "uri": "urn:ifrs:upload:5fc884d0-32da-48c6-bf69-4234812f86f1",
+                     *           "success": true,
+                     *           "artifact": {
+                     *             "id": "97c5cc9f-27ec-4837-912e-7e2cc1c1d95e",
+                     *             "name": "rate-exhibit-1.txt",
+                     *             "nodeKind": "file",
+                     *             "isIndexed": false,
+                     *             "createdAt": "2026-11-27T23:38:28.030Z",
+                     *             "updatedAt": "2026-11-27T23:38:28.030Z",
+                     *             "type": "text/plain",
+                     *             "data": {
+                     *               "id": "97c5cc9f-27ec-4837-912e-7e2cc1c1d95e",
+                     *               "name": "rate-exhibit-1.txt",
+                     *               "size": 41,
+                     *               "mimeType": "text/plain",
+                     *               "path": "/mc:fca72539-9f56-4e47-a618-7fa581f0b5ed/rate-exhibit-1.txt",
+                     *               "storageInfo": {
+                     *                 "location": "blob-store",
+                     *                 "object": "sha256/c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f",
+                     *                 "url": null
+                     *               },
+                     *               "pageCount": null,
+                     *               "totalPages": null,
+                     *               "pageMapPath": null,
+                     *               "extractionMethod": null,
+                     *               "lastModified": "2026-11-27T23:38:28.030Z",
+                     *               "contentVersion": 1,
+                     *               "indexed": false
+                     *             },
+                     *             "parentId": null,
+                     *             "tags": [],
+                     *             "metadata": {
+                     *               "facetSchema": {
+                     *                 "stringFacet1": null,
+                     *                 "stringFacet2": null,
+                     *                 "stringFacet3": null
+                     *               },
+                     *               "description": null
+                     *             },
+                     *             "orgId": "22c744cd-a0e0-4ed0-825d-733681f94461",
+                     *             "path": "/mc:fca72539-9f56-4e47-a618-7fa581f0b5ed/rate-exhibit-1.txt",
+                     *             "relativePath": "rate-exhibit-1.txt",
+                     *             "extractedTextPath": null,
+                     *             "stringFacet1": null,
+                     *             "stringFacet2": null,
+                     *             "stringFacet3": null,
+                     *             "createdBy": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *             "sessionId": null,
+                     *             "storageScopeId": "fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *             "immutableContent": false,
+                     *             "contentSha256": "c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f",
+                     *             "visibility": "org",
+                     *             "visibleTo": [
+                     *               "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed"
+                     *             ],
+                     *             "currentVersion": {
+                     *               "id": "e358fa01-9ecf-4ff3-9c30-7d1da47f9933",
+                     *               "versionNumber": 1,
+                     *               "contentSha256": "c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f",
+                     *               "createdAt": "2026-11-27T23:38:28.030Z"
+                     *             }
+                     *           },
+                     *           "error": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["UploadCompletionResult"];
                 };
             };
@@ -8598,6 +10351,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "97c5cc9f-27ec-4837-912e-7e2cc1c1d95e",
+                     *       "name": "rate-exhibit-1.txt",
+                     *       "nodeKind": "file",
+                     *       "isIndexed": false,
+                     *       "createdAt": "2026-11-27T23:38:28.030Z",
+                     *       "updatedAt": "2026-11-27T23:38:28.030Z",
+                     *       "type": "text/plain",
+                     *       "data": {
+                     *         "id": "97c5cc9f-27ec-4837-912e-7e2cc1c1d95e",
+                     *         "name": "rate-exhibit-1.txt",
+                     *         "size": 41,
+                     *         "mimeType": "text/plain",
+                     *         "path": "/mc:fca72539-9f56-4e47-a618-7fa581f0b5ed/rate-exhibit-1.txt",
+                     *         "storageInfo": {
+                     *           "location": "blob-store",
+                     *           "object": "sha256/c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f",
+                     *           "url": null
+                     *         },
+                     *         "pageCount": null,
+                     *         "totalPages": null,
+                     *         "pageMapPath": null,
+                     *         "extractionMethod": null,
+                     *         "lastModified": "2026-11-27T23:38:28.030Z",
+                     *         "contentVersion": 1,
+                     *         "indexed": false
+                     *       },
+                     *       "parentId": null,
+                     *       "tags": [],
+                     *       "metadata": {
+                     *         "facetSchema": {
+                     *           "stringFacet1": null,
+                     *           "stringFacet2": null,
+                     *           "stringFacet3": null
+                     *         },
+                     *         "description": null
+                     *       },
+                     *       "orgId": "22c744cd-a0e0-4ed0-825d-733681f94461",
+                     *       "path": "/mc:fca72539-9f56-4e47-a618-7fa581f0b5ed/rate-exhibit-1.txt",
+                     *       "relativePath": "rate-exhibit-1.txt",
+                     *       "extractedTextPath": null,
+                     *       "stringFacet1": null,
+                     *       "stringFacet2": null,
+                     *       "stringFacet3": null,
+                     *       "createdBy": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *       "sessionId": null,
+                     *       "storageScopeId": "fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *       "immutableContent": false,
+                     *       "contentSha256": "c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f",
+                     *       "visibility": "org",
+                     *       "visibleTo": [
+                     *         "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed"
+                     *       ],
+                     *       "currentVersion": {
+                     *         "id": "e358fa01-9ecf-4ff3-9c30-7d1da47f9933",
+                     *         "versionNumber": 1,
+                     *         "contentSha256": "c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f",
+                     *         "createdAt": "2026-11-27T23:38:28.030Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Artifact"];
                 };
             };
