@@ -45,7 +45,7 @@ const SortKey = z
 /** The superRefine's "each field once", in JSON Schema: no repeated key, and never both directions of one field. */
 const ONCE_EACH = {
   uniqueItems: true,
-  not: { anyOf: ORDERED_FIELDS.map((f) => ({ allOf: [{ contains: { const: { field: f, direction: 'asc' } } }, { contains: { const: { field: f, direction: 'desc' } } }] })) },
+  not: { anyOf: ORDERED_FIELDS.map((f) => ({ allOf: (['asc', 'desc'] as const).map((d) => ({ contains: { properties: { field: { const: f }, direction: { const: d } }, required: ['field', 'direction'] } })) })) },
 };
 
 const bodyFields = {

@@ -45,12 +45,18 @@ const STANDARD_ERRORS: Record<number, string> = {
 };
 
 /**
- * The app reads a body sent to any operation (a GET's too: its fields are checked like any body's):
- * over the limit a 413, a non-JSON one a 415.
+ * The app reads a body sent to any operation: over the limit a 413, a non-JSON one a 415. A GET takes
+ * none, but one sent anyway is read and checked like any other (kept: the contract refuses unknown input,
+ * and a bounded read answers a large body at once instead of draining it), so a GET documents them as
+ * what a body sent with it gets.
  */
 const BODY_ERRORS: Record<number, string> = {
   413: 'The request body is larger than this operation accepts (`request_too_large`).',
   415: 'The request body is not JSON (`unsupported_media_type`).',
+};
+const GET_BODY_ERRORS: Record<number, string> = {
+  413: 'Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`).',
+  415: 'Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted).',
 };
 
 type HeaderDescriptions = Record<string, { description: string }>;
@@ -115,7 +121,7 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
         };
       }
       // A raw-bytes route (signed upload) takes any content type, but not more bytes than declared.
-      const bodyErrors = r.rawBody ? { 413: BODY_ERRORS[413] } : BODY_ERRORS;
+      const bodyErrors = r.rawBody ? { 413: BODY_ERRORS[413] } : r.method === 'get' ? GET_BODY_ERRORS : BODY_ERRORS;
       for (const [status, description] of Object.entries({ ...STANDARD_ERRORS, ...bodyErrors })) {
         // A signed address works without the API key: it is refused with 403, never 401.
         if (status === '401' && r.auth === 'none') continue;

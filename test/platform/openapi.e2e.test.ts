@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import { collectRoutes } from '../../src/server';
 import { client, makeCaller, startTestRuntime, type TestRuntime } from '../support/runtime';
@@ -84,7 +85,7 @@ describe('OpenAPI document', () => {
     return ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')));
   }
 
-  it('rule: rules the service enforces are stated in the schemas (GET sort keys once each; search sort relevance desc only, each field once; upload names without slashes)', async () => {
+  it('rule: rules the service enforces are stated in the schemas (GET sort keys once each; search sort relevance desc only, each field once; upload names without slashes; toiCode and subToiCode pairs)', async () => {
     const sort = validator(doc.paths['/insurance/filings'].get.parameters.find((p: any) => p.name === 'sort').schema);
     assert.ok(sort(['-submissionDate', 'state']) && sort('state'));
     for (const bad of [['state', 'state'], ['state', '-state'], ['-companyName', 'companyName', 'state']]) assert.equal(sort(bad), false, bad.join(','));
@@ -104,6 +105,17 @@ describe('OpenAPI document', () => {
     assert.ok(begin(upload));
     assert.equal(begin({ ...upload, name: 'exhibits/rate.pdf' }), false);
     assert.equal(begin({ ...upload, name: 'exhibits\\rate.pdf' }), false);
+
+    // A subToiCode comes with its own toiCode (create); given together in a PATCH, they match.
+    const create = validator(doc.components.schemas.CreateManagedFiling);
+    const filing = { scope: upload.scope, companyId: crypto.randomUUID(), jurisdictionId: crypto.randomUUID(), primaryProductId: crypto.randomUUID(), filingType: 'rate' };
+    assert.ok(create(filing) && create({ ...filing, toiCode: '04.0' }) && create({ ...filing, toiCode: '04.0', subToiCode: '04.0003' }) && create({ ...filing, subToiCode: null }));
+    assert.equal(create({ ...filing, toiCode: '11.0', subToiCode: '04.0003' }), false, 'a sub-TOI of another TOI');
+    assert.equal(create({ ...filing, subToiCode: '04.0003' }), false, 'a sub-TOI without its TOI');
+    const patch = validator(doc.components.schemas.PatchManagedFiling);
+    assert.ok(patch({ subToiCode: '04.0003' }) && patch({ toiCode: '04.0', subToiCode: '04.0003' }) && patch({ toiCode: null, subToiCode: null }));
+    assert.equal(patch({ toiCode: '11.0', subToiCode: '04.0003' }), false);
+    assert.equal(patch({ toiCode: null, subToiCode: '04.0003' }), false);
   });
 
   it('rule: the signed download\'s 200 and 206 declare binary content of any media type, with their headers', () => {

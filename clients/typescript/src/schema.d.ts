@@ -1466,7 +1466,7 @@ export interface components {
             edit: boolean;
             manageAccess: boolean;
         };
-        /** @description Required: scope, companyId, jurisdictionId, primaryProductId, filingType. subToiCode must belong to toiCode (see field-options). */
+        /** @description Required: scope, companyId, jurisdictionId, primaryProductId, filingType. subToiCode must belong to toiCode (see field-options) and needs one. */
         CreateManagedFiling: {
             /** @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b */
             scope: string;
@@ -1501,8 +1501,196 @@ export interface components {
             effectiveFromNew?: string | null;
             /** Format: date */
             effectiveFromRenewal?: string | null;
+        } | {
+            /** @constant */
+            toiCode: "01.0";
+            /** @enum {unknown} */
+            subToiCode: "01.0001" | "01.0002" | null;
+        } | {
+            /** @constant */
+            toiCode: "02.1";
+            /** @enum {unknown} */
+            subToiCode: "02.1000" | "02.1001" | "02.1002" | null;
+        } | {
+            /** @constant */
+            toiCode: "02.3";
+            /** @enum {unknown} */
+            subToiCode: "02.3001" | "02.3002" | "02.3003" | "02.3004" | null;
+        } | {
+            /** @constant */
+            toiCode: "03.0";
+            /** @enum {unknown} */
+            subToiCode: "03.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "04.0";
+            /** @enum {unknown} */
+            subToiCode: "04.0000" | "04.0001" | "04.0002" | "04.0003" | "04.0004" | "04.0005" | null;
+        } | {
+            /** @constant */
+            toiCode: "05.0";
+            /** @enum {unknown} */
+            subToiCode: "05.0000" | "05.0001" | "05.0002" | "05.0003" | "05.0004" | "05.0005" | "05.0006" | "05.0007" | null;
+        } | {
+            /** @constant */
+            toiCode: "05.1";
+            /** @enum {unknown} */
+            subToiCode: "05.1000" | "05.1001" | "05.1002" | "05.1003" | "05.1004" | "05.1005" | "05.1006" | "05.1007" | null;
+        } | {
+            /** @constant */
+            toiCode: "05.2";
+            /** @enum {unknown} */
+            subToiCode: "05.2000" | "05.2001" | "05.2002" | "05.2003" | "05.2004" | "05.2005" | "05.2006" | "05.2007" | null;
+        } | {
+            /** @constant */
+            toiCode: "06.0";
+            /** @enum {unknown} */
+            subToiCode: "06.0000" | "06.0001" | "06.0002" | "06.0003" | "06.0004" | null;
+        } | {
+            /** @constant */
+            toiCode: "08.0";
+            /** @enum {unknown} */
+            subToiCode: "08.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "09.0";
+            /** @enum {unknown} */
+            subToiCode: "09.0000" | "09.0001" | "09.0002" | "09.0003" | "09.0004" | "09.0005" | "09.0006" | "09.0007" | "09.0008" | "09.0009" | "09.0010" | null;
+        } | {
+            /** @constant */
+            toiCode: "10.0";
+            /** @enum {unknown} */
+            subToiCode: "10.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "11.0";
+            /** @enum {unknown} */
+            subToiCode: "11.0000" | "11.0001" | "11.0002" | "11.0003" | "11.0004" | "11.0005" | "11.0006" | "11.0007" | "11.0008" | "11.0009" | "11.0010" | "11.0011" | "11.0012" | "11.0013" | "11.0014" | "11.0015" | "11.0016" | "11.0017" | "11.0018" | "11.0019" | "11.0020" | "11.0021" | "11.0022" | "11.0023" | "11.0024" | "11.0025" | "11.0026" | "11.0027" | "11.0028" | "11.0029" | "11.0030" | "11.0031" | "11.0032" | "11.0033" | null;
+        } | {
+            /** @constant */
+            toiCode: "11.1";
+            /** @enum {unknown} */
+            subToiCode: "11.1000" | "11.1001" | "11.1002" | "11.1003" | "11.1004" | "11.1005" | "11.1006" | "11.1007" | "11.1008" | "11.1009" | "11.1010" | "11.1011" | "11.1012" | "11.1013" | "11.1014" | "11.1015" | "11.1016" | "11.1017" | "11.1018" | "11.1019" | "11.1020" | "11.1021" | "11.1022" | "11.1023" | "11.1024" | "11.1025" | "11.1026" | "11.1027" | "11.1028" | "11.1029" | "11.1030" | "11.1031" | "11.1032" | "11.1033" | null;
+        } | {
+            /** @constant */
+            toiCode: "11.2";
+            /** @enum {unknown} */
+            subToiCode: "11.2000" | "11.2001" | "11.2002" | "11.2003" | "11.2004" | "11.2005" | "11.2006" | "11.2007" | "11.2008" | "11.2009" | "11.2010" | "11.2011" | "11.2012" | "11.2013" | "11.2014" | "11.2015" | "11.2016" | "11.2017" | "11.2018" | "11.2019" | "11.2020" | "11.2021" | "11.2022" | "11.2023" | "11.2024" | "11.2025" | "11.2026" | "11.2027" | "11.2028" | "11.2029" | "11.2030" | "11.2031" | "11.2032" | "11.2033" | null;
+        } | {
+            /** @constant */
+            toiCode: "12.0";
+            /** @enum {unknown} */
+            subToiCode: "12.0001" | "12.0002" | null;
+        } | {
+            /** @constant */
+            toiCode: "16.0";
+            /** @enum {unknown} */
+            subToiCode: "16.0000" | "16.0001" | "16.0002" | "16.0003" | "16.0004" | "16.0005" | null;
+        } | {
+            /** @constant */
+            toiCode: "17.0";
+            /** @enum {unknown} */
+            subToiCode: "17.0000" | "17.0001" | "17.0002" | "17.0003" | "17.0004" | "17.0005" | "17.0006" | "17.0007" | "17.0008" | "17.0009" | "17.0010" | "17.0011" | "17.0012" | "17.0013" | "17.0014" | "17.0015" | "17.0016" | "17.0017" | "17.0018" | "17.0019" | "17.0020" | "17.0021" | "17.0022" | "17.0023" | "17.0024" | "17.0025" | "17.0026" | "17.0027" | "17.0028" | "17.0029" | null;
+        } | {
+            /** @constant */
+            toiCode: "17.1";
+            /** @enum {unknown} */
+            subToiCode: "17.1000" | "17.1001" | "17.1002" | "17.1003" | "17.1004" | "17.1005" | "17.1006" | "17.1007" | "17.1008" | "17.1009" | "17.1010" | "17.1011" | "17.1012" | "17.1013" | "17.1014" | "17.1015" | "17.1016" | "17.1017" | "17.1018" | "17.1019" | "17.1020" | "17.1021" | "17.1022" | "17.1023" | "17.1024" | "17.1025" | "17.1026" | "17.1027" | "17.1028" | "17.1029" | null;
+        } | {
+            /** @constant */
+            toiCode: "17.2";
+            /** @enum {unknown} */
+            subToiCode: "17.2000" | "17.2001" | "17.2002" | "17.2003" | "17.2004" | "17.2005" | "17.2006" | "17.2007" | "17.2008" | "17.2009" | "17.2010" | "17.2011" | "17.2012" | "17.2013" | "17.2014" | "17.2015" | "17.2016" | "17.2017" | "17.2018" | "17.2019" | "17.2020" | "17.2021" | "17.2022" | "17.2023" | "17.2024" | "17.2025" | "17.2026" | "17.2027" | "17.2028" | "17.2029" | null;
+        } | {
+            /** @constant */
+            toiCode: "18.0";
+            /** @enum {unknown} */
+            subToiCode: "18.0000" | "18.0001" | "18.0002" | null;
+        } | {
+            /** @constant */
+            toiCode: "19.0";
+            /** @enum {unknown} */
+            subToiCode: "19.0000" | "19.0001" | "19.0002" | "19.0003" | "19.0004" | null;
+        } | {
+            /** @constant */
+            toiCode: "20.0";
+            /** @enum {unknown} */
+            subToiCode: "20.0000" | "20.0001" | "20.0002" | "20.0003" | "20.0004" | null;
+        } | {
+            /** @constant */
+            toiCode: "21.4";
+            /** @enum {unknown} */
+            subToiCode: "21.0004" | null;
+        } | {
+            /** @constant */
+            toiCode: "22.0";
+            /** @enum {unknown} */
+            subToiCode: "22.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "23.0";
+            /** @enum {unknown} */
+            subToiCode: "23.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "24.0";
+            /** @enum {unknown} */
+            subToiCode: "24.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "26.0";
+            /** @enum {unknown} */
+            subToiCode: "26.0001" | "26.0002" | null;
+        } | {
+            /** @constant */
+            toiCode: "27.0";
+            /** @enum {unknown} */
+            subToiCode: "27.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "28.1";
+            /** @enum {unknown} */
+            subToiCode: "28.1000" | null;
+        } | {
+            /** @constant */
+            toiCode: "28.2";
+            /** @enum {unknown} */
+            subToiCode: "28.2001" | "28.2002" | "28.2003" | "28.2004" | "28.2005" | "28.2006" | null;
+        } | {
+            /** @constant */
+            toiCode: "28.3";
+            /** @enum {unknown} */
+            subToiCode: "28.3000" | null;
+        } | {
+            /** @constant */
+            toiCode: "30.0";
+            /** @enum {unknown} */
+            subToiCode: "30.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "30.1";
+            /** @enum {unknown} */
+            subToiCode: "30.1000" | null;
+        } | {
+            /** @constant */
+            toiCode: "33.0";
+            /** @enum {unknown} */
+            subToiCode: "33.0001" | "33.0002" | "33.0003" | "33.0004" | "33.0005" | "33.0006" | null;
+        } | {
+            /** @constant */
+            toiCode: "34.0";
+            /** @enum {unknown} */
+            subToiCode: "34.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "35.0";
+            /** @enum {unknown} */
+            subToiCode: "35.0000" | "35.0001" | "35.0002" | null;
+        } | unknown | {
+            /** @constant */
+            subToiCode?: unknown;
         };
-        /** @description Every field optional; scope and filingMode cannot change. subToiCode is checked against the resulting filing including unchanged fields. */
+        /** @description Every field optional; scope and filingMode cannot change. subToiCode is checked against the resulting filing including unchanged fields: given together, toiCode and subToiCode must match (stated); given alone, either must match the other's stored value. */
         PatchManagedFiling: {
             /** Format: uuid */
             companyId?: string;
@@ -1535,6 +1723,194 @@ export interface components {
             effectiveFromNew?: string | null;
             /** Format: date */
             effectiveFromRenewal?: string | null;
+        } | {
+            /** @constant */
+            toiCode: "01.0";
+            /** @enum {unknown} */
+            subToiCode: "01.0001" | "01.0002" | null;
+        } | {
+            /** @constant */
+            toiCode: "02.1";
+            /** @enum {unknown} */
+            subToiCode: "02.1000" | "02.1001" | "02.1002" | null;
+        } | {
+            /** @constant */
+            toiCode: "02.3";
+            /** @enum {unknown} */
+            subToiCode: "02.3001" | "02.3002" | "02.3003" | "02.3004" | null;
+        } | {
+            /** @constant */
+            toiCode: "03.0";
+            /** @enum {unknown} */
+            subToiCode: "03.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "04.0";
+            /** @enum {unknown} */
+            subToiCode: "04.0000" | "04.0001" | "04.0002" | "04.0003" | "04.0004" | "04.0005" | null;
+        } | {
+            /** @constant */
+            toiCode: "05.0";
+            /** @enum {unknown} */
+            subToiCode: "05.0000" | "05.0001" | "05.0002" | "05.0003" | "05.0004" | "05.0005" | "05.0006" | "05.0007" | null;
+        } | {
+            /** @constant */
+            toiCode: "05.1";
+            /** @enum {unknown} */
+            subToiCode: "05.1000" | "05.1001" | "05.1002" | "05.1003" | "05.1004" | "05.1005" | "05.1006" | "05.1007" | null;
+        } | {
+            /** @constant */
+            toiCode: "05.2";
+            /** @enum {unknown} */
+            subToiCode: "05.2000" | "05.2001" | "05.2002" | "05.2003" | "05.2004" | "05.2005" | "05.2006" | "05.2007" | null;
+        } | {
+            /** @constant */
+            toiCode: "06.0";
+            /** @enum {unknown} */
+            subToiCode: "06.0000" | "06.0001" | "06.0002" | "06.0003" | "06.0004" | null;
+        } | {
+            /** @constant */
+            toiCode: "08.0";
+            /** @enum {unknown} */
+            subToiCode: "08.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "09.0";
+            /** @enum {unknown} */
+            subToiCode: "09.0000" | "09.0001" | "09.0002" | "09.0003" | "09.0004" | "09.0005" | "09.0006" | "09.0007" | "09.0008" | "09.0009" | "09.0010" | null;
+        } | {
+            /** @constant */
+            toiCode: "10.0";
+            /** @enum {unknown} */
+            subToiCode: "10.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "11.0";
+            /** @enum {unknown} */
+            subToiCode: "11.0000" | "11.0001" | "11.0002" | "11.0003" | "11.0004" | "11.0005" | "11.0006" | "11.0007" | "11.0008" | "11.0009" | "11.0010" | "11.0011" | "11.0012" | "11.0013" | "11.0014" | "11.0015" | "11.0016" | "11.0017" | "11.0018" | "11.0019" | "11.0020" | "11.0021" | "11.0022" | "11.0023" | "11.0024" | "11.0025" | "11.0026" | "11.0027" | "11.0028" | "11.0029" | "11.0030" | "11.0031" | "11.0032" | "11.0033" | null;
+        } | {
+            /** @constant */
+            toiCode: "11.1";
+            /** @enum {unknown} */
+            subToiCode: "11.1000" | "11.1001" | "11.1002" | "11.1003" | "11.1004" | "11.1005" | "11.1006" | "11.1007" | "11.1008" | "11.1009" | "11.1010" | "11.1011" | "11.1012" | "11.1013" | "11.1014" | "11.1015" | "11.1016" | "11.1017" | "11.1018" | "11.1019" | "11.1020" | "11.1021" | "11.1022" | "11.1023" | "11.1024" | "11.1025" | "11.1026" | "11.1027" | "11.1028" | "11.1029" | "11.1030" | "11.1031" | "11.1032" | "11.1033" | null;
+        } | {
+            /** @constant */
+            toiCode: "11.2";
+            /** @enum {unknown} */
+            subToiCode: "11.2000" | "11.2001" | "11.2002" | "11.2003" | "11.2004" | "11.2005" | "11.2006" | "11.2007" | "11.2008" | "11.2009" | "11.2010" | "11.2011" | "11.2012" | "11.2013" | "11.2014" | "11.2015" | "11.2016" | "11.2017" | "11.2018" | "11.2019" | "11.2020" | "11.2021" | "11.2022" | "11.2023" | "11.2024" | "11.2025" | "11.2026" | "11.2027" | "11.2028" | "11.2029" | "11.2030" | "11.2031" | "11.2032" | "11.2033" | null;
+        } | {
+            /** @constant */
+            toiCode: "12.0";
+            /** @enum {unknown} */
+            subToiCode: "12.0001" | "12.0002" | null;
+        } | {
+            /** @constant */
+            toiCode: "16.0";
+            /** @enum {unknown} */
+            subToiCode: "16.0000" | "16.0001" | "16.0002" | "16.0003" | "16.0004" | "16.0005" | null;
+        } | {
+            /** @constant */
+            toiCode: "17.0";
+            /** @enum {unknown} */
+            subToiCode: "17.0000" | "17.0001" | "17.0002" | "17.0003" | "17.0004" | "17.0005" | "17.0006" | "17.0007" | "17.0008" | "17.0009" | "17.0010" | "17.0011" | "17.0012" | "17.0013" | "17.0014" | "17.0015" | "17.0016" | "17.0017" | "17.0018" | "17.0019" | "17.0020" | "17.0021" | "17.0022" | "17.0023" | "17.0024" | "17.0025" | "17.0026" | "17.0027" | "17.0028" | "17.0029" | null;
+        } | {
+            /** @constant */
+            toiCode: "17.1";
+            /** @enum {unknown} */
+            subToiCode: "17.1000" | "17.1001" | "17.1002" | "17.1003" | "17.1004" | "17.1005" | "17.1006" | "17.1007" | "17.1008" | "17.1009" | "17.1010" | "17.1011" | "17.1012" | "17.1013" | "17.1014" | "17.1015" | "17.1016" | "17.1017" | "17.1018" | "17.1019" | "17.1020" | "17.1021" | "17.1022" | "17.1023" | "17.1024" | "17.1025" | "17.1026" | "17.1027" | "17.1028" | "17.1029" | null;
+        } | {
+            /** @constant */
+            toiCode: "17.2";
+            /** @enum {unknown} */
+            subToiCode: "17.2000" | "17.2001" | "17.2002" | "17.2003" | "17.2004" | "17.2005" | "17.2006" | "17.2007" | "17.2008" | "17.2009" | "17.2010" | "17.2011" | "17.2012" | "17.2013" | "17.2014" | "17.2015" | "17.2016" | "17.2017" | "17.2018" | "17.2019" | "17.2020" | "17.2021" | "17.2022" | "17.2023" | "17.2024" | "17.2025" | "17.2026" | "17.2027" | "17.2028" | "17.2029" | null;
+        } | {
+            /** @constant */
+            toiCode: "18.0";
+            /** @enum {unknown} */
+            subToiCode: "18.0000" | "18.0001" | "18.0002" | null;
+        } | {
+            /** @constant */
+            toiCode: "19.0";
+            /** @enum {unknown} */
+            subToiCode: "19.0000" | "19.0001" | "19.0002" | "19.0003" | "19.0004" | null;
+        } | {
+            /** @constant */
+            toiCode: "20.0";
+            /** @enum {unknown} */
+            subToiCode: "20.0000" | "20.0001" | "20.0002" | "20.0003" | "20.0004" | null;
+        } | {
+            /** @constant */
+            toiCode: "21.4";
+            /** @enum {unknown} */
+            subToiCode: "21.0004" | null;
+        } | {
+            /** @constant */
+            toiCode: "22.0";
+            /** @enum {unknown} */
+            subToiCode: "22.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "23.0";
+            /** @enum {unknown} */
+            subToiCode: "23.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "24.0";
+            /** @enum {unknown} */
+            subToiCode: "24.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "26.0";
+            /** @enum {unknown} */
+            subToiCode: "26.0001" | "26.0002" | null;
+        } | {
+            /** @constant */
+            toiCode: "27.0";
+            /** @enum {unknown} */
+            subToiCode: "27.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "28.1";
+            /** @enum {unknown} */
+            subToiCode: "28.1000" | null;
+        } | {
+            /** @constant */
+            toiCode: "28.2";
+            /** @enum {unknown} */
+            subToiCode: "28.2001" | "28.2002" | "28.2003" | "28.2004" | "28.2005" | "28.2006" | null;
+        } | {
+            /** @constant */
+            toiCode: "28.3";
+            /** @enum {unknown} */
+            subToiCode: "28.3000" | null;
+        } | {
+            /** @constant */
+            toiCode: "30.0";
+            /** @enum {unknown} */
+            subToiCode: "30.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "30.1";
+            /** @enum {unknown} */
+            subToiCode: "30.1000" | null;
+        } | {
+            /** @constant */
+            toiCode: "33.0";
+            /** @enum {unknown} */
+            subToiCode: "33.0001" | "33.0002" | "33.0003" | "33.0004" | "33.0005" | "33.0006" | null;
+        } | {
+            /** @constant */
+            toiCode: "34.0";
+            /** @enum {unknown} */
+            subToiCode: "34.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "35.0";
+            /** @enum {unknown} */
+            subToiCode: "35.0000" | "35.0001" | "35.0002" | null;
+        } | unknown | unknown | {
+            /** @constant */
+            subToiCode?: unknown;
         };
         ManagedFilingItemList: {
             items: components["schemas"]["ManagedFilingItem"][];
@@ -1835,7 +2211,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -1846,7 +2222,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2111,7 +2487,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2122,7 +2498,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2387,7 +2763,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2398,7 +2774,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2541,7 +2917,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2552,7 +2928,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2695,7 +3071,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2706,7 +3082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2898,7 +3274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2909,7 +3285,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3054,7 +3430,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3065,7 +3441,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3217,7 +3593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3228,7 +3604,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3357,7 +3733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3368,7 +3744,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3513,7 +3889,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3524,7 +3900,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3656,7 +4032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3667,7 +4043,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3876,7 +4252,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3887,7 +4263,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4096,7 +4472,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4107,7 +4483,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4289,7 +4665,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4300,7 +4676,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4482,7 +4858,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4493,7 +4869,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4643,7 +5019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4654,7 +5030,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4804,7 +5180,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4815,7 +5191,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4973,7 +5349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4984,7 +5360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5142,7 +5518,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5153,7 +5529,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5295,7 +5671,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5306,7 +5682,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5432,7 +5808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5443,7 +5819,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5585,7 +5961,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5596,7 +5972,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6230,7 +6606,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6241,7 +6617,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6387,7 +6763,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6398,7 +6774,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6681,7 +7057,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6692,7 +7068,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6978,7 +7354,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6989,7 +7365,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7287,7 +7663,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7298,7 +7674,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7641,7 +8017,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7652,7 +8028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7984,7 +8360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7995,7 +8371,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -8293,7 +8669,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -8304,7 +8680,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -8796,7 +9172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -8807,7 +9183,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -9810,7 +10186,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -9821,7 +10197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -10460,7 +10836,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -10471,7 +10847,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
