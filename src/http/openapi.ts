@@ -59,6 +59,18 @@ const GET_BODY_ERRORS: Record<number, string> = {
   415: 'Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted).',
 };
 
+/**
+ * Standard statuses an operation never answers, by operationId: no handler path or shared step of theirs
+ * throws them (no id to miss, no permission to check; upload completion reports per-file failures in its 200).
+ */
+const NEVER_ANSWERS: Record<string, number[]> = {
+  getCurrentUser: [403, 404],
+  getManagedFilingFieldOptions: [403, 404],
+  listInsuranceManagedFilings: [404],
+  listManagedFilings: [404],
+  completeFileUploads: [403, 404],
+};
+
 type HeaderDescriptions = Record<string, { description: string }>;
 
 /** Every answer carries X-Request-Id (DESIGN: errors repeat it as requestId); a 503 also Retry-After. */
@@ -125,6 +137,7 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
       for (const [status, description] of Object.entries({ ...STANDARD_ERRORS, ...bodyErrors })) {
         // A signed address works without the API key: it is refused with 403, never 401.
         if (status === '401' && r.auth === 'none') continue;
+        if (NEVER_ANSWERS[operationId]?.includes(Number(status))) continue;
         if (!responses[status]) responses[status] = { description, headers: responseHeaders(status), content: { 'application/json': { schema: ErrorSchema } } };
       }
       if (r.idempotencyKey === 'honored') {

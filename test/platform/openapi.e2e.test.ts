@@ -181,4 +181,18 @@ describe('OpenAPI document', () => {
     assert.ok(links >= 40, `${links} links`);
     assert.equal(doc.paths['/managed-filings'].post.responses['201'].links.getManagedFiling.parameters.filingId, '$response.body#/id');
   });
+
+  it('rule: per-operation errors as they occur: operations with nothing to miss or forbid document no 403/404; a GET documents 413/415 as what a body sent with it gets', () => {
+    const op = (p: string, m = 'get') => doc.paths[p][m];
+    for (const p of ['/users/me', '/insurance/managed-filings/field-options']) {
+      assert.equal(op(p).responses['403'], undefined, `${p} 403`);
+      assert.equal(op(p).responses['404'], undefined, `${p} 404`);
+    }
+    assert.equal(op('/managed-filings').responses['404'], undefined);
+    assert.ok(op('/managed-filings').responses['403'], 'a read-only key is refused');
+    assert.equal(op('/files/uploads/complete', 'post').responses['404'], undefined);
+    assert.ok(op('/managed-filings/{filingId}').responses['404'] && op('/insurance/carriers').responses['403']);
+    assert.match(op('/users/me').responses['415'].description, /Only when a body is sent/);
+    assert.doesNotMatch(op('/managed-filings', 'post').responses['415'].description, /Only when a body is sent/);
+  });
 });

@@ -2189,28 +2189,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-            403: {
-                headers: {
-                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found or not visible (`not_found`). */
-            404: {
-                headers: {
-                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
@@ -6584,28 +6562,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-            403: {
-                headers: {
-                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found or not visible (`not_found`). */
-            404: {
-                headers: {
-                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
@@ -7652,17 +7608,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found or not visible (`not_found`). */
-            404: {
-                headers: {
-                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
@@ -7997,17 +7942,6 @@ export interface operations {
             };
             /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
             403: {
-                headers: {
-                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found or not visible (`not_found`). */
-            404: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
@@ -10625,28 +10559,6 @@ export interface operations {
             };
             /** @description Missing or invalid API key (`unauthenticated`). */
             401: {
-                headers: {
-                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-            403: {
-                headers: {
-                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found or not visible (`not_found`). */
-            404: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
