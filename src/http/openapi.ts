@@ -90,6 +90,25 @@ const TAGS = [
   { name: 'working filings', description: 'Filings being prepared: items, attachments, comments, their scopes and their event history.' },
 ];
 
+/** Sections of the decisions text (a `Heading:` line, then `- ` notes) that belong to one tag's description. */
+const SECTION_TAGS: Record<string, string> = { 'Working filings, uploads and artifacts': 'working filings' };
+
+/**
+ * The decisions text split for a reader: the general conventions stay in info.description, a feature's
+ * notes go to its tag (shown above its operations), so the overview is not a wall of notes.
+ */
+export function splitDecisions(decisions: string): { general: string; byTag: Record<string, string> } {
+  const byTag: Record<string, string> = {};
+  const general: string[] = [];
+  for (const section of decisions.split(/\n(?=[^\n-][^\n]*:\n- )/)) {
+    const heading = /^([^\n]*):\n/.exec(section)?.[1];
+    const tag = heading === undefined ? undefined : SECTION_TAGS[heading];
+    if (tag) byTag[tag] = section.slice(heading!.length + 2);
+    else general.push(section);
+  }
+  return { general: general.join('\n'), byTag };
+}
+
 /** One operationId per path form: a route with several forms names each (same order as its paths). */
 export function operationIdOf(r: RouteSpec, pathIndex: number): string {
   if (typeof r.operationId === 'string') {
@@ -168,6 +187,7 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
       });
     }
   }
+  const { general, byTag } = splitDecisions(decisions);
   const generator = new OpenApiGeneratorV31(registry.definitions);
   const doc = generator.generateDocument({
     openapi: '3.1.0',
@@ -176,10 +196,10 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
       version: '2.0.0',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       contact: { name: 'Insurance Filing Research Service operators' },
-      description: `Regulatory filing catalog, document search, stored files, directories and working filings.\n\n${decisions}`,
+      description: `Regulatory filing catalog, document search, stored files, directories and working filings. Each tag's description adds the notes of its area.\n\n${general}`,
     },
     servers: [{ url: '/api/v2' }],
-    tags: TAGS.filter((t) => routes.some((r) => r.tags?.includes(t.name))),
+    tags: TAGS.filter((t) => routes.some((r) => r.tags?.includes(t.name))).map((t) => (byTag[t.name] ? { ...t, description: `${t.description}\n\n${byTag[t.name]}` } : t)),
   });
   for (const item of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(item as Record<string, { parameters?: Parameters<typeof documentParameter>[0][] }>)) {

@@ -195,4 +195,11 @@ describe('OpenAPI document', () => {
     assert.match(op('/users/me').responses['415'].description, /Only when a body is sent/);
     assert.doesNotMatch(op('/managed-filings', 'post').responses['415'].description, /Only when a body is sent/);
   });
+
+  it('rule: info.description is an overview (general conventions); a feature\'s decision notes are in its tag\'s description', () => {
+    assert.ok(doc.info.description.length < 2500, `${doc.info.description.length} characters`);
+    assert.doesNotMatch(doc.info.description, /Working filings, uploads and artifacts/);
+    const tag = (doc.tags as { name: string; description: string }[]).find((t) => t.name === 'working filings')!;
+    assert.match(tag.description, /POST \/managed-filings \(also \/insurance\/managed-filings\) answers 201/);
+  });
 });
