@@ -19,6 +19,8 @@ const OUT = path.join(ROOT, 'src', 'http', 'openapi-examples.json');
 const IFRS = path.join(ROOT, 'bin', 'ifrs.js');
 
 export interface OperationExample {
+  /** The path and query string called (relative to /api/v2): its values become the parameters' examples. */
+  url?: string;
   /** The JSON request body sent. */
   request?: unknown;
   /** The JSON answer by status. */
@@ -69,6 +71,7 @@ async function record(api: string, key: string): Promise<Record<string, Operatio
     if (r.status !== expect) throw new Error(`${operationId}: ${method} ${url} answered ${r.status}, expected ${expect}: ${text.slice(0, 500)}`);
     const json = text && (r.headers.get('content-type') ?? '').startsWith('application/json') ? JSON.parse(text) : undefined;
     const example: OperationExample = (examples[operationId] ??= { responses: {} });
+    example.url ??= url;
     if (body !== undefined) example.request = body;
     if (json !== undefined) example.responses[String(r.status)] = trim(json);
     return json ?? r;
@@ -87,6 +90,7 @@ async function record(api: string, key: string): Promise<Record<string, Operatio
   await call('listInsuranceFilingFiles', 'GET', `/insurance/filings/${filingId}/files?limit=2`);
   const fileId = files.files[0].fileId;
   await call('getFileText', 'GET', `/files/${fileId}/text?maxBytes=600`);
+  await call('downloadFile', 'GET', `/files/${fileId}/download`, undefined, 302);
   const search = { query: 'wildfire surcharge roof age', includePassages: true, limit: 2 };
   await call('searchInsuranceFilings', 'POST', '/insurance/filings/search', { ...search, intent: 'how homeowners filings justify wildfire surcharges and roof age rating' });
   await call('searchFilings', 'POST', '/filings/search', { ...search, filters: [{ field: 'state', operator: 'in', value: ['AR', 'FL', 'TX'] }], sort: [{ field: 'relevance', direction: 'desc' }] });
@@ -154,7 +158,9 @@ async function record(api: string, key: string): Promise<Record<string, Operatio
   const put = await fetch(begun.uploadUrl.startsWith('http') ? begun.uploadUrl : new URL(begun.uploadUrl, api).href, { method: 'PUT', body: bytes, headers: { 'Content-Type': 'text/plain' } });
   const putText = await put.text();
   if (!put.ok) throw new Error(`putSignedUpload answered ${put.status}: ${putText}`);
-  if ((put.headers.get('content-type') ?? '').startsWith('application/json')) examples.putSignedUpload = { responses: { [String(put.status)]: trim(JSON.parse(putText)) } };
+  // Its signed query (expires, signature) is left out: valid only for the recording's key and hour.
+  const signedPath = new URL(begun.uploadUrl).pathname.replace(/^\/api\/v2/, '');
+  if ((put.headers.get('content-type') ?? '').startsWith('application/json')) examples.putSignedUpload = { url: signedPath, responses: { [String(put.status)]: trim(JSON.parse(putText)) } };
   const completed = await call('completeFileUploads', 'POST', '/files/uploads/complete', { confirmations: [{ uploadToken: begun.uploadToken }] });
   const artifactId = completed.results[0].artifact.id;
   await call('getArtifact', 'GET', `/artifacts/${artifactId}`);

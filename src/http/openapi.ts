@@ -8,10 +8,34 @@ import { LINKS } from './openapi-links';
 import EXAMPLES from './openapi-examples.json';
 
 interface OperationExample {
+  url?: string;
   request?: unknown;
   responses: Record<string, unknown>;
 }
 const examples = EXAMPLES as Record<string, OperationExample>;
+
+/** A recorded query text as the parameter's type: an integer or boolean parameter's example is one. */
+function exampleValue(schema: object | undefined, text: string): unknown {
+  const s = schema as { type?: unknown; anyOf?: { type?: unknown }[] } | undefined;
+  const types = [s?.type, ...(s?.anyOf ?? []).map((b) => b.type)].flat();
+  if (types.includes('integer') && /^-?\d+$/.test(text)) return Number(text);
+  if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
+  return text;
+}
+
+/** The parameter values of a recorded call, by `in:name`: path ones matched against the template, the first of a repeated query one. */
+export function recordedParameters(template: string, url: string): Record<string, string> {
+  const [pathPart, queryPart = ''] = url.split('?');
+  const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '([^/]+)')}$`);
+  const match = pattern.exec(pathPart);
+  const out: Record<string, string> = {};
+  names.forEach((n, i) => {
+    if (match) out[`path:${n}`] = decodeURIComponent(match[i + 1]);
+  });
+  for (const [k, v] of new URLSearchParams(queryPart)) out[`query:${k}`] ??= v;
+  return out;
+}
 
 
 export const ErrorSchema = z
@@ -201,9 +225,16 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
     servers: [{ url: '/api/v2' }],
     tags: TAGS.filter((t) => routes.some((r) => r.tags?.includes(t.name))).map((t) => (byTag[t.name] ? { ...t, description: `${t.description}\n\n${byTag[t.name]}` } : t)),
   });
-  for (const item of Object.values(doc.paths ?? {})) {
-    for (const op of Object.values(item as Record<string, { parameters?: Parameters<typeof documentParameter>[0][] }>)) {
-      for (const param of op.parameters ?? []) documentParameter(param);
+  for (const [template, item] of Object.entries(doc.paths ?? {})) {
+    for (const op of Object.values(item as Record<string, { operationId?: string; parameters?: Parameters<typeof documentParameter>[0][] }>)) {
+      const url = examples[op.operationId ?? '']?.url;
+      const recorded = url ? recordedParameters(template, url) : {};
+      for (const param of op.parameters ?? []) {
+        // A route's own example wins; then the value this operation was recorded with; then the shared table's.
+        const value = recorded[`${param.in}:${param.name}`];
+        if (value !== undefined && param.example === undefined && param.schema?.example === undefined) param.example = exampleValue(param.schema, value);
+        documentParameter(param);
+      }
     }
   }
   return doc;

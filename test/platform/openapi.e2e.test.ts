@@ -66,6 +66,21 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('rule: every parameter example is valid against the parameter\'s schema; path parameters use the values an operation was recorded with', () => {
+    let checked = 0;
+    for (const [label, op] of operations()) {
+      for (const param of op.parameters ?? []) {
+        const example = param.example ?? param.schema?.example;
+        if (example === undefined) continue;
+        assert.ok(validator(param.schema)(example), `${label} ${param.in} ${param.name}: ${JSON.stringify(example)}`);
+        checked++;
+      }
+    }
+    assert.ok(checked >= 150, `${checked} parameter examples`);
+    const filingId = doc.paths['/managed-filings/{filingId}'].get.parameters.find((p: any) => p.name === 'filingId').example;
+    assert.equal(filingId, doc.paths['/managed-filings/{filingId}'].get.responses['200'].content['application/json'].example.id, 'the recorded filing');
+  });
+
   it('rule: every parameter of every operation has a description and an example', () => {
     for (const [p, item] of Object.entries<Record<string, any>>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {

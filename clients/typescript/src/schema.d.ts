@@ -2242,7 +2242,7 @@ export interface operations {
             query?: {
                 /**
                  * @description 1 to 200, default 50
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -2267,7 +2267,7 @@ export interface operations {
                 excludeCarrier?: string | string[];
                 /**
                  * @description Two-letter state code; repeat for several (OR).
-                 * @example FL
+                 * @example AR
                  */
                 state?: string | string[];
                 /**
@@ -2518,7 +2518,7 @@ export interface operations {
             query?: {
                 /**
                  * @description 1 to 200, default 50
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -2543,7 +2543,7 @@ export interface operations {
                 excludeCarrier?: string | string[];
                 /**
                  * @description Two-letter state code; repeat for several (OR).
-                 * @example FL
+                 * @example AR
                  */
                 state?: string | string[];
                 /**
@@ -2796,7 +2796,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b
                  */
                 filingId: string;
             };
@@ -2950,7 +2950,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b
                  */
                 filingId: string;
             };
@@ -3127,7 +3127,7 @@ export interface operations {
                 toi?: string | string[];
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -3199,7 +3199,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "nextCursor": "Ac5rChRzYYJHqyT9mSgAeyJvIjoyfQE5pSLlWzhEGg4-Mg"
+                     *       "nextCursor": "Ac5rChkNUSIxvuvqxqgAeyJvIjoyfR1X9TMk5Z3zcG-UmA"
                      *     }
                      */
                     "application/json": {
@@ -3307,7 +3307,7 @@ export interface operations {
             path: {
                 /**
                  * @description A directory carrier id.
-                 * @example carrier_20382
+                 * @example carrier_13625
                  */
                 carrierId: string;
             };
@@ -3471,7 +3471,7 @@ export interface operations {
                 identifier?: string | string[];
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -3518,7 +3518,7 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
-                     *       "nextCursor": "AXJrChRzlPKK32qQIkgAeyJuYW1lIjoiQmx1ZXdhdGVyIEdyb3VwIiwiaWQiOiJjYXJyaWVyX2dyb3VwXzEyNTcifeZRH3l42xRbAN0zhQ"
+                     *       "nextCursor": "AXJrChkNhNnZwNMASH0AeyJuYW1lIjoiQmx1ZXdhdGVyIEdyb3VwIiwiaWQiOiJjYXJyaWVyX2dyb3VwXzEyNTcifZxsXHLcHDu7kQDXOA"
                      *     }
                      */
                     "application/json": {
@@ -3626,7 +3626,7 @@ export interface operations {
             path: {
                 /**
                  * @description A directory carrier group id.
-                 * @example carrier_group_3294
+                 * @example carrier_group_2351
                  */
                 groupId: string;
             };
@@ -3769,7 +3769,7 @@ export interface operations {
                 name?: string;
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -3814,7 +3814,7 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
-                     *       "nextCursor": "AT1rChRz2Kqe13mNABsAeyJuYW1lIjoiQ29hc3RhbCBSaXNrIFBhcnRuZXJzIiwiaWQiOiJtZ2FfY29hc3RhbC1yaXNrLXBhcnRuZXJzIn1JY8_kmeyfQaNgllQ"
+                     *       "nextCursor": "AT1rChkN9voNLX9nr8AAeyJuYW1lIjoiQ29hc3RhbCBSaXNrIFBhcnRuZXJzIiwiaWQiOiJtZ2FfY29hc3RhbC1yaXNrLXBhcnRuZXJzIn1-WTDTy_Jo8SXzA_k"
                      *     }
                      */
                     "application/json": {
@@ -3922,7 +3922,7 @@ export interface operations {
             path: {
                 /**
                  * @description A directory MGA id.
-                 * @example mga_coastal-risk-partners
+                 * @example mga_blue-ridge-program-managers
                  */
                 mgaId: string;
             };
@@ -4108,7 +4108,7 @@ export interface operations {
                 admitted?: boolean;
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -4177,7 +4177,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "nextCursor": "Ad5rChRzHaRae0NnYFYAeyJvIjoyfQ3xlyMIMFxNZvW63g"
+                     *       "nextCursor": "Ad5rChkNEWLZlwmWBO8AeyJvIjoyfRI2kfCZDC2ys_zvsw"
                      *     }
                      */
                     "application/json": {
@@ -4328,7 +4328,7 @@ export interface operations {
                 admitted?: boolean;
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -4397,7 +4397,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "nextCursor": "Ad5rChRzHaRae0NnYFYAeyJvIjoyfQ3xlyMIMFxNZvW63g"
+                     *       "nextCursor": "Ad5rChkNEWLZlwmWBO8AeyJvIjoyfRI2kfCZDC2ys_zvsw"
                      *     }
                      */
                     "application/json": {
@@ -4505,7 +4505,7 @@ export interface operations {
             path: {
                 /**
                  * @description A directory product id.
-                 * @example product_1001
+                 * @example product_1019
                  */
                 productId: string;
             };
@@ -4698,7 +4698,7 @@ export interface operations {
             path: {
                 /**
                  * @description A directory product id.
-                 * @example product_1001
+                 * @example product_1019
                  */
                 productId: string;
             };
@@ -4891,12 +4891,12 @@ export interface operations {
             path: {
                 /**
                  * @description A directory product id.
-                 * @example product_1001
+                 * @example product_1019
                  */
                 productId: string;
                 /**
                  * @description A two-letter state code where the product is available.
-                 * @example MA
+                 * @example DC
                  */
                 state: string;
             };
@@ -5052,12 +5052,12 @@ export interface operations {
             path: {
                 /**
                  * @description A directory product id.
-                 * @example product_1001
+                 * @example product_1019
                  */
                 productId: string;
                 /**
                  * @description A two-letter state code where the product is available.
-                 * @example MA
+                 * @example DC
                  */
                 state: string;
             };
@@ -5211,7 +5211,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -5224,7 +5224,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b
                  */
                 filingId: string;
             };
@@ -5380,7 +5380,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -5393,7 +5393,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b
                  */
                 filingId: string;
             };
@@ -5549,7 +5549,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Largest chunk in UTF-8 bytes (4 to 1,048,576, default 65,536); a chunk never splits a character.
-                 * @example 4096
+                 * @example 600
                  */
                 maxBytes?: number;
                 /**
@@ -5562,7 +5562,7 @@ export interface operations {
             path: {
                 /**
                  * @description A stored file id (UUID), as listed in a filing's file inventory.
-                 * @example f810324b-b7b4-4bc7-b635-73b2a47e4c86
+                 * @example 8c9b3fdf-a891-420a-8bb5-5101b13dc3f7
                  */
                 fileId: string;
             };
@@ -5588,7 +5588,7 @@ export interface operations {
                      *         "startOffsetBytes": 0,
                      *         "endOffsetBytes": 600
                      *       },
-                     *       "nextCursor": "AWdrChRz6XzHFCD8PugAeyJvIjo2MDAsInIiOiI2ZGQwMWI1ZTYzYjdkNDYzIn2RgV2JSHVRzdJXiZY"
+                     *       "nextCursor": "AWdrChkNekKhhv9qDOYAeyJvIjo2MDAsInIiOiI2ZGQwMWI1ZTYzYjdkNDYzIn3ekD67BR5sGzu7VVA"
                      *     }
                      */
                     "application/json": components["schemas"]["ExtractedTextChunk"];
@@ -5710,7 +5710,7 @@ export interface operations {
             path: {
                 /**
                  * @description A stored file id (UUID), as listed in a filing's file inventory.
-                 * @example f810324b-b7b4-4bc7-b635-73b2a47e4c86
+                 * @example 8c9b3fdf-a891-420a-8bb5-5101b13dc3f7
                  */
                 fileId: string;
             };
@@ -6140,7 +6140,7 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
-                     *       "nextCursor": "ASRrChRzvwm653Q0MLsAeyJvIjoyfYFmWhq7vPDxDk1BpQ",
+                     *       "nextCursor": "ASRrChkNQ7PadlKS6pEAeyJvIjoyffECqtAfKWnLXlmodw",
                      *       "exhaustive": true
                      *     }
                      */
@@ -6501,7 +6501,7 @@ export interface operations {
             query: {
                 /**
                  * @description The working-filing field whose allowed values are listed.
-                 * @example filingType
+                 * @example subToiCode
                  */
                 field: "filingType" | "reviewType" | "toiCode" | "subToiCode" | "disposition" | "scheduleType";
                 /** @description A toiCode: narrows the options to those valid with it. With field=subToiCode, that TOI's sub-TOI codes (without it: every sub-TOI code); the other fields do not depend on the TOI, so their options are the same with or without it. */
@@ -6615,7 +6615,7 @@ export interface operations {
             query: {
                 /**
                  * @description The working-filing scope (`mc:` followed by its id).
-                 * @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b
+                 * @example mc:fca72539-9f56-4e47-a618-7fa581f0b5ed
                  */
                 scope: string;
                 /**
@@ -6630,7 +6630,7 @@ export interface operations {
                 code?: string;
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -6669,7 +6669,7 @@ export interface operations {
                      *           "naicCompanyCode": "15007"
                      *         }
                      *       ],
-                     *       "nextCursor": "AWlrChRzV7MSxP6MqlcB4cVzb2O-EV2GEeowPTIahJo97S0hHeIPbQoQSA"
+                     *       "nextCursor": "AWlrChkN2zhxW2lgURQBWGc248tNeTHQHRH7DLyshXwKUTg4FhfRusvqiw"
                      *     }
                      */
                     "application/json": components["schemas"]["ScopeCompaniesList"];
@@ -6915,7 +6915,7 @@ export interface operations {
             query: {
                 /**
                  * @description The working-filing scope (`mc:` followed by its id).
-                 * @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b
+                 * @example mc:fca72539-9f56-4e47-a618-7fa581f0b5ed
                  */
                 scope: string;
                 /**
@@ -6925,7 +6925,7 @@ export interface operations {
                 name?: string;
                 /**
                  * @description A code (NAIC company code, state code or product code, by list).
-                 * @example 20382
+                 * @example FL
                  */
                 code?: string;
                 /**
@@ -7208,7 +7208,7 @@ export interface operations {
             query: {
                 /**
                  * @description The working-filing scope (`mc:` followed by its id).
-                 * @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b
+                 * @example mc:fca72539-9f56-4e47-a618-7fa581f0b5ed
                  */
                 scope: string;
                 /**
@@ -7223,7 +7223,7 @@ export interface operations {
                 code?: string;
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -7260,7 +7260,7 @@ export interface operations {
                      *           "name": "Coastal Homeowners Elite"
                      *         }
                      *       ],
-                     *       "nextCursor": "AUJrChRzh2XcMv30YYABXSSjKjnyGiE8GyGgz2TTy5Wnr02KIN_1AGi0Cw"
+                     *       "nextCursor": "AUJrChkNQjVw618c4kEB12h-Ig9lBdmRWe8QSocMQqwCE74nq65EP_f_7Q"
                      *     }
                      */
                     "application/json": components["schemas"]["ScopeProductsList"];
@@ -7510,7 +7510,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -7537,9 +7537,9 @@ export interface operations {
                      * @example {
                      *       "filings": [
                      *         {
-                     *           "id": "1a820d66-6940-4f5b-a717-7813199a67c2",
+                     *           "id": "1a530b8f-5857-45eb-a22a-009f89321c97",
                      *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
-                     *           "displayName": "1a820d66-6940-4f5b-a717-7813199a67c2",
+                     *           "displayName": "1a530b8f-5857-45eb-a22a-009f89321c97",
                      *           "filingMode": "managed",
                      *           "companyId": "969bb782-ae98-43b4-aa42-2ea75180b458",
                      *           "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
@@ -7549,13 +7549,13 @@ export interface operations {
                      *           "serffTrackingNumber": null,
                      *           "stateTrackingNumber": null,
                      *           "companyTrackingNumber": null,
-                     *           "createdAt": "2026-11-27T23:38:24.243Z",
-                     *           "updatedAt": "2026-11-27T23:38:24.243Z"
+                     *           "createdAt": "2026-11-27T23:58:03.104Z",
+                     *           "updatedAt": "2026-11-27T23:58:03.104Z"
                      *         },
                      *         {
-                     *           "id": "41a26d18-e7eb-490c-8956-a5fc8ebb4758",
+                     *           "id": "2e0750fc-e558-4556-85e2-f98637612ff0",
                      *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
-                     *           "displayName": "41a26d18-e7eb-490c-8956-a5fc8ebb4758",
+                     *           "displayName": "2e0750fc-e558-4556-85e2-f98637612ff0",
                      *           "filingMode": "managed",
                      *           "companyId": "c3ff5a5d-ed49-43b3-96d6-51627585f21a",
                      *           "jurisdictionId": "4b9aae97-4802-4172-bd58-48021146fc31",
@@ -7565,11 +7565,11 @@ export interface operations {
                      *           "serffTrackingNumber": null,
                      *           "stateTrackingNumber": null,
                      *           "companyTrackingNumber": null,
-                     *           "createdAt": "2026-11-27T23:38:24.166Z",
-                     *           "updatedAt": "2026-11-27T23:38:24.166Z"
+                     *           "createdAt": "2026-11-27T23:58:03.052Z",
+                     *           "updatedAt": "2026-11-27T23:58:03.052Z"
                      *         }
                      *       ],
-                     *       "nextCursor": "ASZrChRzox7YyLY4QUoBdZM_Bq7lPfUG8KNiIHdUWAa6QAcYvW7DXWMaog"
+                     *       "nextCursor": "ASZrChkNFZAvHomtCckB59j8UivAfSczaqQ7nSCwQK009oVE8Vt1GyJ7ag"
                      *     }
                      */
                     "application/json": components["schemas"]["ManagedFilingList"];
@@ -7700,9 +7700,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "90b34ed8-b5f0-45d3-903f-23618247b974",
+                     *       "id": "1d773a66-68a5-4ce4-b501-9f3a1c1414de",
                      *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
-                     *       "displayName": "90b34ed8-b5f0-45d3-903f-23618247b974",
+                     *       "displayName": "1d773a66-68a5-4ce4-b501-9f3a1c1414de",
                      *       "filingMode": "managed",
                      *       "companyId": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
                      *       "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
@@ -7712,8 +7712,8 @@ export interface operations {
                      *       "serffTrackingNumber": null,
                      *       "stateTrackingNumber": null,
                      *       "companyTrackingNumber": null,
-                     *       "createdAt": "2026-11-27T23:38:27.939Z",
-                     *       "updatedAt": "2026-11-27T23:38:27.939Z",
+                     *       "createdAt": "2026-11-27T23:58:05.603Z",
+                     *       "updatedAt": "2026-11-27T23:58:05.603Z",
                      *       "additionalProductIds": [],
                      *       "predecessorFilingId": null,
                      *       "projectId": null,
@@ -7853,7 +7853,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -7880,9 +7880,9 @@ export interface operations {
                      * @example {
                      *       "filings": [
                      *         {
-                     *           "id": "1a820d66-6940-4f5b-a717-7813199a67c2",
+                     *           "id": "1a530b8f-5857-45eb-a22a-009f89321c97",
                      *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
-                     *           "displayName": "1a820d66-6940-4f5b-a717-7813199a67c2",
+                     *           "displayName": "1a530b8f-5857-45eb-a22a-009f89321c97",
                      *           "filingMode": "managed",
                      *           "companyId": "969bb782-ae98-43b4-aa42-2ea75180b458",
                      *           "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
@@ -7892,13 +7892,13 @@ export interface operations {
                      *           "serffTrackingNumber": null,
                      *           "stateTrackingNumber": null,
                      *           "companyTrackingNumber": null,
-                     *           "createdAt": "2026-11-27T23:38:24.243Z",
-                     *           "updatedAt": "2026-11-27T23:38:24.243Z"
+                     *           "createdAt": "2026-11-27T23:58:03.104Z",
+                     *           "updatedAt": "2026-11-27T23:58:03.104Z"
                      *         },
                      *         {
-                     *           "id": "41a26d18-e7eb-490c-8956-a5fc8ebb4758",
+                     *           "id": "2e0750fc-e558-4556-85e2-f98637612ff0",
                      *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
-                     *           "displayName": "41a26d18-e7eb-490c-8956-a5fc8ebb4758",
+                     *           "displayName": "2e0750fc-e558-4556-85e2-f98637612ff0",
                      *           "filingMode": "managed",
                      *           "companyId": "c3ff5a5d-ed49-43b3-96d6-51627585f21a",
                      *           "jurisdictionId": "4b9aae97-4802-4172-bd58-48021146fc31",
@@ -7908,11 +7908,11 @@ export interface operations {
                      *           "serffTrackingNumber": null,
                      *           "stateTrackingNumber": null,
                      *           "companyTrackingNumber": null,
-                     *           "createdAt": "2026-11-27T23:38:24.166Z",
-                     *           "updatedAt": "2026-11-27T23:38:24.166Z"
+                     *           "createdAt": "2026-11-27T23:58:03.052Z",
+                     *           "updatedAt": "2026-11-27T23:58:03.052Z"
                      *         }
                      *       ],
-                     *       "nextCursor": "ASZrChRzox7YyLY4QUoBir0mfld8hAz7YeJfaXZS0z6srfcWPeND28d5lQ"
+                     *       "nextCursor": "ASZrChkNFZAvHomtCckBwD5TFClaPzUIHb-T8ZeJ2zAeNJ61LluOlFeB1w"
                      *     }
                      */
                     "application/json": components["schemas"]["ManagedFilingList"];
@@ -8043,7 +8043,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *       "id": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
                      *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
                      *       "displayName": "ACME-134567890",
                      *       "filingMode": "managed",
@@ -8055,8 +8055,8 @@ export interface operations {
                      *       "serffTrackingNumber": "ACME-134567890",
                      *       "stateTrackingNumber": null,
                      *       "companyTrackingNumber": null,
-                     *       "createdAt": "2026-11-27T23:38:27.911Z",
-                     *       "updatedAt": "2026-11-27T23:38:27.911Z",
+                     *       "createdAt": "2026-11-27T23:58:05.582Z",
+                     *       "updatedAt": "2026-11-27T23:58:05.582Z",
                      *       "additionalProductIds": [],
                      *       "predecessorFilingId": null,
                      *       "projectId": null,
@@ -8198,7 +8198,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
             };
@@ -8216,7 +8216,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *       "id": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
                      *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
                      *       "displayName": "ACME-134567890",
                      *       "filingMode": "managed",
@@ -8228,8 +8228,8 @@ export interface operations {
                      *       "serffTrackingNumber": "ACME-134567890",
                      *       "stateTrackingNumber": null,
                      *       "companyTrackingNumber": null,
-                     *       "createdAt": "2026-11-27T23:38:27.911Z",
-                     *       "updatedAt": "2026-11-27T23:38:27.951Z",
+                     *       "createdAt": "2026-11-27T23:58:05.582Z",
+                     *       "updatedAt": "2026-11-27T23:58:05.611Z",
                      *       "additionalProductIds": [],
                      *       "predecessorFilingId": null,
                      *       "projectId": null,
@@ -8349,7 +8349,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
             };
@@ -8377,7 +8377,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *       "id": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
                      *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
                      *       "displayName": "ACME-134567890",
                      *       "filingMode": "managed",
@@ -8389,8 +8389,8 @@ export interface operations {
                      *       "serffTrackingNumber": "ACME-134567890",
                      *       "stateTrackingNumber": null,
                      *       "companyTrackingNumber": null,
-                     *       "createdAt": "2026-11-27T23:38:27.911Z",
-                     *       "updatedAt": "2026-11-27T23:38:27.951Z",
+                     *       "createdAt": "2026-11-27T23:58:05.582Z",
+                     *       "updatedAt": "2026-11-27T23:58:05.611Z",
                      *       "additionalProductIds": [],
                      *       "predecessorFilingId": null,
                      *       "projectId": null,
@@ -8508,7 +8508,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -8521,7 +8521,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
             };
@@ -8541,16 +8541,16 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "e3773864-452f-44ea-8671-5c227c1642d6",
-                     *           "filingId": "994e06d5-90e1-470b-af45-67b25035fd9f",
-                     *           "artifactId": "97c5cc9f-27ec-4837-912e-7e2cc1c1d95e",
-                     *           "artifactVersionId": "e358fa01-9ecf-4ff3-9c30-7d1da47f9933",
+                     *           "id": "13e7caaf-4171-4162-a4fb-7eaefe4c80d5",
+                     *           "filingId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *           "artifactId": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
+                     *           "artifactVersionId": "3d90be1a-fd3e-4653-b282-e0b9c1dbb27e",
                      *           "scheduleType": "rate",
                      *           "scheduleSeqNo": 1,
                      *           "context": "Rate indications and selected changes by territory",
                      *           "attachments": [],
-                     *           "createdAt": "2026-11-27T23:38:28.061Z",
-                     *           "updatedAt": "2026-11-27T23:38:28.094Z"
+                     *           "createdAt": "2026-11-27T23:58:05.693Z",
+                     *           "updatedAt": "2026-11-27T23:58:05.707Z"
                      *         }
                      *       ],
                      *       "nextCursor": null
@@ -8661,7 +8661,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
             };
@@ -8671,7 +8671,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "artifactId": "97c5cc9f-27ec-4837-912e-7e2cc1c1d95e",
+                 *       "artifactId": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
                  *       "scheduleType": "rate",
                  *       "scheduleSeqNo": 1,
                  *       "context": "Rate indications by territory"
@@ -8691,16 +8691,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e3773864-452f-44ea-8671-5c227c1642d6",
-                     *       "filingId": "994e06d5-90e1-470b-af45-67b25035fd9f",
-                     *       "artifactId": "97c5cc9f-27ec-4837-912e-7e2cc1c1d95e",
-                     *       "artifactVersionId": "e358fa01-9ecf-4ff3-9c30-7d1da47f9933",
+                     *       "id": "13e7caaf-4171-4162-a4fb-7eaefe4c80d5",
+                     *       "filingId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *       "artifactId": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
+                     *       "artifactVersionId": "3d90be1a-fd3e-4653-b282-e0b9c1dbb27e",
                      *       "scheduleType": "rate",
                      *       "scheduleSeqNo": 1,
                      *       "context": "Rate indications by territory",
                      *       "attachments": [],
-                     *       "createdAt": "2026-11-27T23:38:28.061Z",
-                     *       "updatedAt": "2026-11-27T23:38:28.061Z"
+                     *       "createdAt": "2026-11-27T23:58:05.693Z",
+                     *       "updatedAt": "2026-11-27T23:58:05.693Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ManagedFilingItem"];
@@ -8827,12 +8827,12 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
                 /**
                  * @description An item id (UUID) of the working filing.
-                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 * @example 13e7caaf-4171-4162-a4fb-7eaefe4c80d5
                  */
                 itemId: string;
             };
@@ -8859,16 +8859,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "e3773864-452f-44ea-8671-5c227c1642d6",
-                     *       "filingId": "994e06d5-90e1-470b-af45-67b25035fd9f",
-                     *       "artifactId": "97c5cc9f-27ec-4837-912e-7e2cc1c1d95e",
-                     *       "artifactVersionId": "e358fa01-9ecf-4ff3-9c30-7d1da47f9933",
+                     *       "id": "13e7caaf-4171-4162-a4fb-7eaefe4c80d5",
+                     *       "filingId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *       "artifactId": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
+                     *       "artifactVersionId": "3d90be1a-fd3e-4653-b282-e0b9c1dbb27e",
                      *       "scheduleType": "rate",
                      *       "scheduleSeqNo": 1,
                      *       "context": "Rate indications and selected changes by territory",
                      *       "attachments": [],
-                     *       "createdAt": "2026-11-27T23:38:28.061Z",
-                     *       "updatedAt": "2026-11-27T23:38:28.094Z"
+                     *       "createdAt": "2026-11-27T23:58:05.693Z",
+                     *       "updatedAt": "2026-11-27T23:58:05.707Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ManagedFilingItem"];
@@ -8971,7 +8971,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -8989,7 +8989,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
             };
@@ -9009,16 +9009,16 @@ export interface operations {
                      * @example {
                      *       "comments": [
                      *         {
-                     *           "id": "b22ce274-8880-4f15-b7f7-4feb0234b005",
-                     *           "threadId": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *           "id": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *           "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
                      *           "parentCommentId": null,
                      *           "commentType": "message",
                      *           "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *           "body": "Please add the roof age and wildfire factor support to exhibit 1.",
                      *           "data": {},
                      *           "deleted": false,
-                     *           "editedAt": "2026-11-27T23:38:28.163Z",
-                     *           "createdAt": "2026-11-27T23:38:28.137Z",
+                     *           "editedAt": "2026-11-27T23:58:05.733Z",
+                     *           "createdAt": "2026-11-27T23:58:05.722Z",
                      *           "status": "open",
                      *           "anchor": {
                      *             "type": "whole_resource"
@@ -9026,14 +9026,14 @@ export interface operations {
                      *           "target": {
                      *             "type": "record",
                      *             "recordType": "filings",
-                     *             "recordId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *             "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
                      *             "field": null
                      *           }
                      *         },
                      *         {
-                     *           "id": "85cff4cc-a58b-4c75-9270-81b59839c723",
-                     *           "threadId": "b22ce274-8880-4f15-b7f7-4feb0234b005",
-                     *           "parentCommentId": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *           "id": "c7bdf9c0-85cc-46d9-bd13-a2df7e9995bd",
+                     *           "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *           "parentCommentId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
                      *           "commentType": "status_change",
                      *           "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *           "body": "",
@@ -9043,7 +9043,7 @@ export interface operations {
                      *           },
                      *           "deleted": false,
                      *           "editedAt": null,
-                     *           "createdAt": "2026-11-27T23:38:28.180Z",
+                     *           "createdAt": "2026-11-27T23:58:05.742Z",
                      *           "status": "open",
                      *           "anchor": {
                      *             "type": "whole_resource"
@@ -9051,12 +9051,12 @@ export interface operations {
                      *           "target": {
                      *             "type": "record",
                      *             "recordType": "filings",
-                     *             "recordId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *             "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
                      *             "field": null
                      *           }
                      *         }
                      *       ],
-                     *       "nextCursor": "AU1rChR0Iccc9kRuZMkBNgftAaNFtZgyU2by61mFjtr26GilQLSfqacoLQ"
+                     *       "nextCursor": "AU1rChkNlJeSdmKh9pkBvEKZl2-yElLI9lLtjguuh9BpWBp1ollg7uRDhg"
                      *     }
                      */
                     "application/json": components["schemas"]["FilingCommentList"];
@@ -9164,7 +9164,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
             };
@@ -9192,16 +9192,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "a8883bd3-c559-4a1b-bba4-e2392d4ee7a1",
-                     *       "threadId": "b22ce274-8880-4f15-b7f7-4feb0234b005",
-                     *       "parentCommentId": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *       "id": "6f530cbf-0fdb-4192-a06a-fd7233efb1eb",
+                     *       "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *       "parentCommentId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
                      *       "commentType": "message",
                      *       "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *       "body": "Added; see the new version of exhibit 1.",
                      *       "data": {},
                      *       "deleted": false,
                      *       "editedAt": null,
-                     *       "createdAt": "2026-11-27T23:38:28.226Z",
+                     *       "createdAt": "2026-11-27T23:58:05.754Z",
                      *       "status": "open",
                      *       "anchor": {
                      *         "type": "whole_resource"
@@ -9209,7 +9209,7 @@ export interface operations {
                      *       "target": {
                      *         "type": "record",
                      *         "recordType": "filings",
-                     *         "recordId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *         "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
                      *         "field": null
                      *       }
                      *     }
@@ -9338,12 +9338,12 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
                 /**
                  * @description A comment id (UUID) of the working filing.
-                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 * @example 6f530cbf-0fdb-4192-a06a-fd7233efb1eb
                  */
                 commentId: string;
             };
@@ -9459,12 +9459,12 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
                 /**
                  * @description A comment id (UUID) of the working filing.
-                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 * @example 6e20e728-9e79-48eb-a998-ed24a09a9f31
                  */
                 commentId: string;
             };
@@ -9491,16 +9491,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b22ce274-8880-4f15-b7f7-4feb0234b005",
-                     *       "threadId": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *       "id": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *       "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
                      *       "parentCommentId": null,
                      *       "commentType": "message",
                      *       "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *       "body": "Please add the roof age and wildfire factor support to exhibit 1.",
                      *       "data": {},
                      *       "deleted": false,
-                     *       "editedAt": "2026-11-27T23:38:28.163Z",
-                     *       "createdAt": "2026-11-27T23:38:28.137Z",
+                     *       "editedAt": "2026-11-27T23:58:05.733Z",
+                     *       "createdAt": "2026-11-27T23:58:05.722Z",
                      *       "status": "open",
                      *       "anchor": {
                      *         "type": "whole_resource"
@@ -9508,7 +9508,7 @@ export interface operations {
                      *       "target": {
                      *         "type": "record",
                      *         "recordType": "filings",
-                     *         "recordId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *         "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
                      *         "field": null
                      *       }
                      *     }
@@ -9629,12 +9629,12 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
                 /**
                  * @description A comment id (UUID) of the working filing.
-                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 * @example 6e20e728-9e79-48eb-a998-ed24a09a9f31
                  */
                 commentId: string;
             };
@@ -9657,16 +9657,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b22ce274-8880-4f15-b7f7-4feb0234b005",
-                     *       "threadId": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *       "id": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *       "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
                      *       "parentCommentId": null,
                      *       "commentType": "message",
                      *       "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *       "body": "Please add the roof age and wildfire factor support to exhibit 1.",
                      *       "data": {},
                      *       "deleted": false,
-                     *       "editedAt": "2026-11-27T23:38:28.163Z",
-                     *       "createdAt": "2026-11-27T23:38:28.137Z",
+                     *       "editedAt": "2026-11-27T23:58:05.733Z",
+                     *       "createdAt": "2026-11-27T23:58:05.722Z",
                      *       "status": "resolved",
                      *       "anchor": {
                      *         "type": "whole_resource"
@@ -9674,7 +9674,7 @@ export interface operations {
                      *       "target": {
                      *         "type": "record",
                      *         "recordType": "filings",
-                     *         "recordId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *         "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
                      *         "field": null
                      *       }
                      *     }
@@ -9806,12 +9806,12 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
                 /**
                  * @description A comment id (UUID) of the working filing.
-                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 * @example 6e20e728-9e79-48eb-a998-ed24a09a9f31
                  */
                 commentId: string;
             };
@@ -9834,16 +9834,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "b22ce274-8880-4f15-b7f7-4feb0234b005",
-                     *       "threadId": "b22ce274-8880-4f15-b7f7-4feb0234b005",
+                     *       "id": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *       "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
                      *       "parentCommentId": null,
                      *       "commentType": "message",
                      *       "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *       "body": "Please add the roof age and wildfire factor support to exhibit 1.",
                      *       "data": {},
                      *       "deleted": false,
-                     *       "editedAt": "2026-11-27T23:38:28.163Z",
-                     *       "createdAt": "2026-11-27T23:38:28.137Z",
+                     *       "editedAt": "2026-11-27T23:58:05.733Z",
+                     *       "createdAt": "2026-11-27T23:58:05.722Z",
                      *       "status": "open",
                      *       "anchor": {
                      *         "type": "whole_resource"
@@ -9851,7 +9851,7 @@ export interface operations {
                      *       "target": {
                      *         "type": "record",
                      *         "recordType": "filings",
-                     *         "recordId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *         "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
                      *         "field": null
                      *       }
                      *     }
@@ -9978,7 +9978,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -9991,7 +9991,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
             };
@@ -10037,18 +10037,18 @@ export interface operations {
                      *               "companyTrackingNumber": null
                      *             },
                      *             "scopeId": "fca72539-9f56-4e47-a618-7fa581f0b5ed",
-                     *             "filingId": "994e06d5-90e1-470b-af45-67b25035fd9f",
+                     *             "filingId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
                      *             "tenantId": "22c744cd-a0e0-4ed0-825d-733681f94461",
-                     *             "createdAt": "2026-11-27T23:38:27.911Z",
+                     *             "createdAt": "2026-11-27T23:58:05.582Z",
                      *             "createdBy": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *             "filingMode": "managed"
                      *           },
                      *           "metadata": {
                      *             "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *             "tenantId": "22c744cd-a0e0-4ed0-825d-733681f94461",
-                     *             "requestId": "8e6b72f1-fe6f-4534-a395-4808ee192481"
+                     *             "requestId": "cea4d91d-41b3-4958-bc44-e5b264e82669"
                      *           },
-                     *           "recordedAt": "2026-11-27T23:38:27.921Z"
+                     *           "recordedAt": "2026-11-27T23:58:05.584Z"
                      *         },
                      *         {
                      *           "type": "ManagedFilingUpdated",
@@ -10059,18 +10059,18 @@ export interface operations {
                      *               "description": "Homeowners rate revision: wildfire surcharge, roof age and protection class factors",
                      *               "disposition": "pending"
                      *             },
-                     *             "filingId": "994e06d5-90e1-470b-af45-67b25035fd9f",
-                     *             "updatedAt": "2026-11-27T23:38:27.951Z"
+                     *             "filingId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *             "updatedAt": "2026-11-27T23:58:05.611Z"
                      *           },
                      *           "metadata": {
                      *             "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *             "tenantId": "22c744cd-a0e0-4ed0-825d-733681f94461",
-                     *             "requestId": "5e29142e-9c4e-43d3-865a-0e131ad17e51"
+                     *             "requestId": "88c4e656-0711-4456-84ec-2d537253361a"
                      *           },
-                     *           "recordedAt": "2026-11-27T23:38:27.953Z"
+                     *           "recordedAt": "2026-11-27T23:58:05.613Z"
                      *         }
                      *       ],
-                     *       "nextCursor": "AZZrChR05c5UOvEcfokAeyJ2IjoyfeI9IqIhUBXYVZT8SA"
+                     *       "nextCursor": "AZZrChkNc0qt2rPaqPcAeyJ2IjoyffmI1fA01OjgLPHiHg"
                      *     }
                      */
                     "application/json": components["schemas"]["ManagedFilingEvents"];
@@ -10202,9 +10202,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uploadToken": "eyJ1cGxvYWRJZCI6IjVmYzg4NGQwLTMyZGEtNDhjNi1iZjY5LTQyMzQ4MTJmODZmMSIsImFydGlmYWN0SWQiOiI5N2M1Y2M5Zi0yN2VjLTQ4MzctOTEyZS03ZTJjYzFjMWQ5NWUiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2LTRlNDctYTYxOC03ZmE1ODFmMGI1ZWQiLCJ0ZW5hbnRJZ...",
-                     *       "uploadUrl": "https://ifrs.example.com/api/v2/signed/uploads/eyJ1cGxvYWRJZCI6IjVmYzg4NGQwLTMyZGEtNDhjNi1iZjY5LTQyMzQ4MTJmODZmMSIsImFydGlmYWN0SWQiOiI5N2M1Y2M5Zi0yN2VjLTQ4MzctOTEyZS03ZTJjYzFjMWQ5NWUiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2...",
-                     *       "expiresAt": "2026-11-28T00:38:27.000Z"
+                     *       "uploadToken": "eyJ1cGxvYWRJZCI6IjRmNTE3ZmY1LTY4ZmItNDhiMS1iYjA4LTE3ZjAxZmY4NGNjYSIsImFydGlmYWN0SWQiOiI5NmNjZjZlMC1lMDBjLTQyZmItYWIzOS01NjA1ZjY2YWUyODEiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2LTRlNDctYTYxOC03ZmE1ODFmMGI1ZWQiLCJ0ZW5hbnRJZ...",
+                     *       "uploadUrl": "https://ifrs.example.com/api/v2/signed/uploads/eyJ1cGxvYWRJZCI6IjRmNTE3ZmY1LTY4ZmItNDhiMS1iYjA4LTE3ZjAxZmY4NGNjYSIsImFydGlmYWN0SWQiOiI5NmNjZjZlMC1lMDBjLTQyZmItYWIzOS01NjA1ZjY2YWUyODEiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2...",
+                     *       "expiresAt": "2026-11-28T00:58:05.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["UploadAddress"];
@@ -10342,7 +10342,7 @@ export interface operations {
             path: {
                 /**
                  * @description The upload token of a signed upload address (from POST /files/uploads); part of the signed address, not a key.
-                 * @example AXW3kq0c9fJr2mT8u1sLZQ
+                 * @example eyJ1cGxvYWRJZCI6IjRmNTE3ZmY1LTY4ZmItNDhiMS1iYjA4LTE3ZjAxZmY4NGNjYSIsImFydGlmYWN0SWQiOiI5NmNjZjZlMC1lMDBjLTQyZmItYWIzOS01NjA1ZjY2YWUyODEiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2LTRlNDctYTYxOC03ZmE1ODFmMGI1ZWQiLCJ0ZW5hbnRJZCI6IjIyYzc0NGNkLWEwZTAtNGVkMC04MjVkLTczMzY4MWY5NDQ2MSIsInVzZXJJZCI6ImI0OTE0YTllLWQ5MDgtNDc1Yi1iMDc4LWIxM2QxNzExOWY5NyIsIm5hbWUiOiJyYXRlLWV4aGliaXQtMS50eHQiLCJtaW1lVHlwZSI6InRleHQvcGxhaW4iLCJzaXplIjo0MSwiZXhwIjoxNzk1ODI3NDg1fQ.NTGjqtRYPEBfN9jRQXrScCSnqbIqVHtcfbU3-Kod6GE
                  */
                 token: string;
             };
@@ -10360,7 +10360,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uploadId": "5fc884d0-32da-48c6-bf69-4234812f86f1",
+                     *       "uploadId": "4f517ff5-68fb-48b1-bb08-17f01ff84cca",
                      *       "size": 41,
                      *       "contentSha256": "c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f"
                      *     }
@@ -10455,7 +10455,7 @@ export interface operations {
                  * @example {
                  *       "confirmations": [
                  *         {
-                 *           "uploadToken": "eyJ1cGxvYWRJZCI6IjVmYzg4NGQwLTMyZGEtNDhjNi1iZjY5LTQyMzQ4MTJmODZmMSIsImFydGlmYWN0SWQiOiI5N2M1Y2M5Zi0yN2VjLTQ4MzctOTEyZS03ZTJjYzFjMWQ5NWUiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2LTRlNDctYTYxOC03ZmE1ODFmMGI1ZWQiLCJ0ZW5hbnRJZCI6IjIyYzc0NGNkLWEwZTAtNGVkMC04MjVkLTczMzY4MWY5NDQ2MSIsInVzZXJJZCI6ImI0OTE0YTllLWQ5MDgtNDc1Yi1iMDc4LWIxM2QxNzExOWY5NyIsIm5hbWUiOiJyYXRlLWV4aGliaXQtMS50eHQiLCJtaW1lVHlwZSI6InRleHQvcGxhaW4iLCJzaXplIjo0MSwiZXhwIjoxNzk1ODI2MzA3fQ.yrX5V_GfiHK9-H1SMc658zhJSufUQdXp2-9YtxhPaV4"
+                 *           "uploadToken": "eyJ1cGxvYWRJZCI6IjRmNTE3ZmY1LTY4ZmItNDhiMS1iYjA4LTE3ZjAxZmY4NGNjYSIsImFydGlmYWN0SWQiOiI5NmNjZjZlMC1lMDBjLTQyZmItYWIzOS01NjA1ZjY2YWUyODEiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2LTRlNDctYTYxOC03ZmE1ODFmMGI1ZWQiLCJ0ZW5hbnRJZCI6IjIyYzc0NGNkLWEwZTAtNGVkMC04MjVkLTczMzY4MWY5NDQ2MSIsInVzZXJJZCI6ImI0OTE0YTllLWQ5MDgtNDc1Yi1iMDc4LWIxM2QxNzExOWY5NyIsIm5hbWUiOiJyYXRlLWV4aGliaXQtMS50eHQiLCJtaW1lVHlwZSI6InRleHQvcGxhaW4iLCJzaXplIjo0MSwiZXhwIjoxNzk1ODI3NDg1fQ.NTGjqtRYPEBfN9jRQXrScCSnqbIqVHtcfbU3-Kod6GE"
                  *         }
                  *       ]
                  *     }
@@ -10476,18 +10476,18 @@ export interface operations {
                      * @example {
                      *       "results": [
                      *         {
-                     *           "uri": "urn:ifrs:upload:5fc884d0-32da-48c6-bf69-4234812f86f1",
+                     *           "uri": "urn:ifrs:upload:4f517ff5-68fb-48b1-bb08-17f01ff84cca",
                      *           "success": true,
                      *           "artifact": {
-                     *             "id": "97c5cc9f-27ec-4837-912e-7e2cc1c1d95e",
+                     *             "id": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
                      *             "name": "rate-exhibit-1.txt",
                      *             "nodeKind": "file",
                      *             "isIndexed": false,
-                     *             "createdAt": "2026-11-27T23:38:28.030Z",
-                     *             "updatedAt": "2026-11-27T23:38:28.030Z",
+                     *             "createdAt": "2026-11-27T23:58:05.673Z",
+                     *             "updatedAt": "2026-11-27T23:58:05.673Z",
                      *             "type": "text/plain",
                      *             "data": {
-                     *               "id": "97c5cc9f-27ec-4837-912e-7e2cc1c1d95e",
+                     *               "id": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
                      *               "name": "rate-exhibit-1.txt",
                      *               "size": 41,
                      *               "mimeType": "text/plain",
@@ -10501,7 +10501,7 @@ export interface operations {
                      *               "totalPages": null,
                      *               "pageMapPath": null,
                      *               "extractionMethod": null,
-                     *               "lastModified": "2026-11-27T23:38:28.030Z",
+                     *               "lastModified": "2026-11-27T23:58:05.673Z",
                      *               "contentVersion": 1,
                      *               "indexed": false
                      *             },
@@ -10532,10 +10532,10 @@ export interface operations {
                      *               "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed"
                      *             ],
                      *             "currentVersion": {
-                     *               "id": "e358fa01-9ecf-4ff3-9c30-7d1da47f9933",
+                     *               "id": "3d90be1a-fd3e-4653-b282-e0b9c1dbb27e",
                      *               "versionNumber": 1,
                      *               "contentSha256": "c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f",
-                     *               "createdAt": "2026-11-27T23:38:28.030Z"
+                     *               "createdAt": "2026-11-27T23:58:05.673Z"
                      *             }
                      *           },
                      *           "error": null
@@ -10623,7 +10623,7 @@ export interface operations {
             path: {
                 /**
                  * @description A working file (artifact) id (UUID), as returned by upload completion.
-                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 * @example 96ccf6e0-e00c-42fb-ab39-5605f66ae281
                  */
                 artifactId: string;
             };
@@ -10641,15 +10641,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "97c5cc9f-27ec-4837-912e-7e2cc1c1d95e",
+                     *       "id": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
                      *       "name": "rate-exhibit-1.txt",
                      *       "nodeKind": "file",
                      *       "isIndexed": false,
-                     *       "createdAt": "2026-11-27T23:38:28.030Z",
-                     *       "updatedAt": "2026-11-27T23:38:28.030Z",
+                     *       "createdAt": "2026-11-27T23:58:05.673Z",
+                     *       "updatedAt": "2026-11-27T23:58:05.673Z",
                      *       "type": "text/plain",
                      *       "data": {
-                     *         "id": "97c5cc9f-27ec-4837-912e-7e2cc1c1d95e",
+                     *         "id": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
                      *         "name": "rate-exhibit-1.txt",
                      *         "size": 41,
                      *         "mimeType": "text/plain",
@@ -10663,7 +10663,7 @@ export interface operations {
                      *         "totalPages": null,
                      *         "pageMapPath": null,
                      *         "extractionMethod": null,
-                     *         "lastModified": "2026-11-27T23:38:28.030Z",
+                     *         "lastModified": "2026-11-27T23:58:05.673Z",
                      *         "contentVersion": 1,
                      *         "indexed": false
                      *       },
@@ -10694,10 +10694,10 @@ export interface operations {
                      *         "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed"
                      *       ],
                      *       "currentVersion": {
-                     *         "id": "e358fa01-9ecf-4ff3-9c30-7d1da47f9933",
+                     *         "id": "3d90be1a-fd3e-4653-b282-e0b9c1dbb27e",
                      *         "versionNumber": 1,
                      *         "contentSha256": "c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f",
-                     *         "createdAt": "2026-11-27T23:38:28.030Z"
+                     *         "createdAt": "2026-11-27T23:58:05.673Z"
                      *       }
                      *     }
                      */
