@@ -17,7 +17,12 @@ function feeds(name: string, pointer: string, targets: string[], what: string): 
   return Object.fromEntries(targets.map((t) => [t, { operationId: t, parameters: { [name]: body(pointer) }, description: `${what} (\`${name}\` = ${pointer}).` }]));
 }
 
-const FILING_READS = ['getManagedFiling', 'updateManagedFiling', 'listManagedFilingItems', 'addManagedFilingItem', 'listFilingComments', 'addFilingComment', 'listManagedFilingEvents'];
+/**
+ * Only operations whose other inputs the schemas state fully: PATCH of the filing, a new item or a new comment
+ * also take ids that must name stored records of the filing's scope (listing products, artifacts, comments),
+ * so following a link with schema-valid values could still be a 400; they are described, not linked.
+ */
+const FILING_READS = ['getManagedFiling', 'listManagedFilingItems', 'listFilingComments', 'listManagedFilingEvents'];
 const COMMENT_WRITES = ['updateFilingComment', 'deleteFilingComment', 'resolveFilingComment', 'reopenFilingComment'];
 
 /** Within one working filing: the filing id of the request, the new record's id of the answer. */
@@ -45,7 +50,6 @@ export const LINKS: Links = {
   listManagedFilings: { 200: feeds('filingId', '/filings/0/id', FILING_READS, 'A listed working filing') },
   createManagedFiling: { 201: feeds('filingId', '/id', FILING_READS, 'The new working filing') },
   createInsuranceManagedFiling: { 201: feeds('filingId', '/id', FILING_READS, 'The new working filing') },
-  addManagedFilingItem: { 201: inFiling('itemId', ['updateManagedFilingItem'], 'The new item') },
   addFilingComment: { 201: inFiling('commentId', COMMENT_WRITES, 'The new comment') },
   startFileUpload: {
     201: {
