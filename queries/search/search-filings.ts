@@ -68,7 +68,7 @@ const bodyFields = {
   limit: z.number().int().min(1).max(200).optional().openapi({ default: 50 }),
   cursor: z.string().min(1).max(128).optional(),
 };
-const intent = z.string().min(10).max(500);
+const intent = z.string().min(10).max(500).openapi({ description: 'The goal of the search, in words: it reorders results and must add at least one word to `query` (compared without case, punctuation or spacing), otherwise 400.' });
 const InsuranceBody = z.strictObject({ ...bodyFields, intent }).openapi('InsuranceSearchRequest');
 const FilingsBody = z.strictObject({ ...bodyFields, intent: intent.optional() }).openapi('SearchRequest');
 type Body = SearchBody & { cursor?: string };

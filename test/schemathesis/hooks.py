@@ -102,3 +102,14 @@ def ordered_ranges(ctx, case, **kwargs):
         return
     if isinstance(case.body, dict) and "filters" in case.body:
         _ordered_ranges(case.body["filters"])
+
+
+@schemathesis.hook("before_call")
+def intent_adds_a_word(ctx, case, **kwargs):
+    # Search: an `intent` must add a word to `query` (in its description; JSON Schema cannot compare two
+    # fields). A positive case's intent gets one word more, within its 500 characters.
+    if case.meta is not None and case.meta.generation.mode.is_negative:
+        return
+    body = case.body
+    if isinstance(body, dict) and isinstance(body.get("intent"), str) and isinstance(body.get("query"), str):
+        body["intent"] = body["intent"][:478] + " underwritingaim"

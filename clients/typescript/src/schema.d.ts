@@ -1155,6 +1155,7 @@ export interface components {
             /** @default 50 */
             limit: number;
             cursor?: string;
+            /** @description The goal of the search, in words: it reorders results and must add at least one word to `query` (compared without case, punctuation or spacing), otherwise 400. */
             intent: string;
         };
         /** @description One filter: the accepted field × operator × value shapes (docs/search.md has the same table). Anything else is 400 invalid_request with a detail at filters[i]. */
@@ -1350,6 +1351,7 @@ export interface components {
             /** @default 50 */
             limit: number;
             cursor?: string;
+            /** @description The goal of the search, in words: it reorders results and must add at least one word to `query` (compared without case, punctuation or spacing), otherwise 400. */
             intent?: string;
         };
         FieldOptions: {
