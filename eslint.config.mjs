@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.data/', 'bench/results/', 'infra/.cache/', 'bin/'] },
+  { ignores: ['node_modules/', 'dist/', '.data/', 'bench/results/', 'infra/.cache/', '.cache/', 'clients/python/.venv/', 'bin/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -7,7 +7,8 @@ import { MAX_UPLOAD_BYTES, type UploadCommands } from './upload-commands';
 const BeginBody = z
   .strictObject({
     scope: ScopeString,
-    name: z.string().min(1).max(255).refine((s) => !/[/\\\0]/.test(s), 'A file name has no slashes or NUL characters.'),
+    // A pattern, not a refine: the document states it (NUL is refused for every text by the input hygiene step).
+    name: z.string().min(1).max(255).regex(/^[^/\\]*$/, 'A file name has no slashes.'),
     mimeType: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, 'Must be a media type such as application/pdf.').max(255),
     size: z.number().int().min(0).max(MAX_UPLOAD_BYTES),
     artifactId: Uuid.optional(),

@@ -38,6 +38,11 @@ export const SORT_COLUMNS = {
   sourceReference: { column: 'source_reference_key', nullable: false, indexed: 'asc' },
 } as const satisfies Record<string, Omit<SortKey, 'desc'>>;
 const SORTS = Object.keys(SORT_COLUMNS).flatMap((k) => [k, `-${k}`]) as [string, ...string[]];
+/** sortKeys' "a key may appear once", in JSON Schema: no repeat, and never both directions of one key. */
+const ONCE_EACH = {
+  uniqueItems: true,
+  not: { anyOf: Object.keys(SORT_COLUMNS).map((k) => ({ allOf: [{ contains: { const: k } }, { contains: { const: `-${k}` } }] })) },
+};
 
 /** GET /insurance/filings query: every parameter of the spec; repeatable ones combine with OR. */
 export const CatalogListQuery = z.strictObject({
@@ -66,7 +71,7 @@ export const CatalogListQuery = z.strictObject({
   dispositionDateTo: date.optional(),
   stateStatusChangedDateFrom: date.optional(),
   stateStatusChangedDateTo: date.optional(),
-  sort: qList(z.enum(SORTS), 3).optional().describe('Up to three keys, "-" for descending; default -submissionDate; nulls last; id breaks ties.'),
+  sort: qList(z.enum(SORTS), 3, ONCE_EACH).optional().describe('Up to three keys, "-" for descending, each key once (not both `x` and `-x`); default -submissionDate; nulls last; id breaks ties.'),
 });
 export type CatalogListQuery = z.infer<typeof CatalogListQuery>;
 

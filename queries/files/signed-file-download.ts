@@ -32,6 +32,12 @@ const CACHE_HEADERS = {
   'Cache-Control': { description: '`private, max-age=<seconds the address stays valid>, immutable`.' },
 };
 
+const BYTES_HEADERS = {
+  'Content-Disposition': { description: 'attachment, with the file name (`filename*` in UTF-8).' },
+  'File-Version-Id': { description: 'The version served.' },
+  'Accept-Ranges': { description: '`bytes`: a single byte range may be asked for.' },
+};
+
 const Params = z.strictObject({ fileId: z.string().min(1).max(128), version: z.string().min(1).max(300), grant: z.string().min(1).max(64) });
 const Query = z.strictObject({ expires: qScalar(z.string().max(20)).optional(), signature: qScalar(z.string().max(100)).optional() });
 
@@ -57,8 +63,8 @@ export class SignedFileDownloadRoutes implements RouteModule {
         params: Params,
         query: Query,
         responses: {
-          200: { description: 'The original\'s bytes', headers: CACHE_HEADERS },
-          206: { description: 'A byte range of the original', headers: CACHE_HEADERS },
+          200: { description: 'The original\'s bytes, with its stored media type', binary: true, headers: { ...BYTES_HEADERS, ...CACHE_HEADERS } },
+          206: { description: 'A byte range of the original', binary: true, headers: { ...BYTES_HEADERS, ...CACHE_HEADERS, 'Content-Range': { description: 'The range served: `bytes <start>-<end>/<size>`.' } } },
           304: { description: 'Not Modified: If-None-Match names this content (no body)', headers: CACHE_HEADERS },
           403: { description: 'forbidden (altered or expired address) or download_restricted' },
           404: { description: 'The file or version no longer exists' },

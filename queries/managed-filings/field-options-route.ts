@@ -1,4 +1,3 @@
-import { invalidRequest } from '../../src/domain/errors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { qScalar } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
@@ -8,9 +7,11 @@ import { SUB_TOI_CODES, TOI_CODES } from '../../src/domain/toi-codes';
 const FIELDS = ['filingType', 'reviewType', 'toiCode', 'subToiCode', 'disposition', 'scheduleType'] as const;
 const Query = z.strictObject({
   field: qScalar(z.enum(FIELDS)),
-  dependsOn: qScalar(z.string().min(1).max(20))
+  // An enum, not a cross-parameter rule: every combination the document allows is served, so the
+  // document states the whole rule (a generated client or test cannot build a refused pair).
+  dependsOn: qScalar(z.enum(TOI_CODES as [string, ...string[]]))
     .optional()
-    .openapi({ description: 'A toiCode; required with field=subToiCode and refused with any other field (400).', example: '04.0' }),
+    .openapi({ description: 'A toiCode: narrows the options to those valid with it. With field=subToiCode, that TOI\'s sub-TOI codes (without it: every sub-TOI code); the other fields do not depend on the TOI, so their options are the same with or without it.', example: '04.0' }),
 });
 const Options = z
   .object({ field: z.string(), dependsOn: z.string().nullable(), options: z.array(z.object({ value: z.string(), label: z.string() })) })
@@ -20,7 +21,7 @@ const label = (v: string) => v.charAt(0).toUpperCase() + v.slice(1).replace(/_/g
 
 /**
  * GET /insurance/managed-filings/field-options?field=...&dependsOn=...: the allowed values of the
- * create form's enumerations. subToiCode needs dependsOn (a toiCode) and lists that TOI's codes.
+ * create form's enumerations. dependsOn (a toiCode) narrows subToiCode to that TOI's codes.
  */
 export class FieldOptionsRoute implements RouteModule {
   routes() {
@@ -30,18 +31,15 @@ export class FieldOptionsRoute implements RouteModule {
         paths: ['/insurance/managed-filings/field-options'],
         operationId: 'getManagedFilingFieldOptions',
         summary: 'Allowed values of a working-filing field',
-        description: 'Fields: filingType, reviewType, toiCode, subToiCode (dependsOn = a toiCode, required), disposition, scheduleType. Response {field, dependsOn, options: [{value, label}]}.',
+        description: 'Fields: filingType, reviewType, toiCode, subToiCode, disposition, scheduleType. `dependsOn` (a toiCode) narrows subToiCode to that TOI\'s codes; the other fields do not depend on it. Response {field, dependsOn, options: [{value, label}]}.',
         tags: ['working filings'],
         query: Query,
         responses: { 200: { description: 'The options', schema: Options } },
         handler: async ({ query }) => {
           let values: readonly string[];
           if (query.field === 'subToiCode') {
-            if (!query.dependsOn) throw invalidRequest('field=subToiCode needs dependsOn=<toiCode>.', [{ location: 'query', path: ['dependsOn'], code: 'required', message: '"dependsOn" is required.' }]);
-            if (!SUB_TOI_CODES.has(query.dependsOn)) throw invalidRequest(`Unknown toiCode ${query.dependsOn}.`, [{ location: 'query', path: ['dependsOn'], code: 'invalid_value', message: 'Not a toiCode.' }]);
-            values = SUB_TOI_CODES.get(query.dependsOn)!;
+            values = query.dependsOn ? SUB_TOI_CODES.get(query.dependsOn)! : [...SUB_TOI_CODES.values()].flat();
           } else {
-            if (query.dependsOn !== undefined) throw invalidRequest(`field=${query.field} has no dependency.`, [{ location: 'query', path: ['dependsOn'], code: 'invalid_value', message: 'Only subToiCode depends on a value.' }]);
             values = { filingType: FILING_TYPES, reviewType: REVIEW_TYPES, toiCode: TOI_CODES, disposition: DISPOSITIONS, scheduleType: SCHEDULE_TYPES }[query.field];
           }
           const coded = query.field === 'toiCode' || query.field === 'subToiCode';

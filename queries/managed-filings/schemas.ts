@@ -53,6 +53,12 @@ const filingFieldShape = {
   effectiveFromRenewal: DateString.nullable(),
 };
 
+/** The subToiCode values allowed with each toiCode, as JSON Schema branches (both fields given). */
+const TOI_PAIRS = TOI_CODES.map((toi) => ({
+  properties: { toiCode: { const: toi }, subToiCode: { enum: [...SUB_TOI_CODES.get(toi)!, null] } },
+  required: ['toiCode', 'subToiCode'],
+}));
+
 export const CreateFilingBody = z
   .strictObject({
     scope: ScopeString,
@@ -73,11 +79,14 @@ export const CreateFilingBody = z
     effectiveFromRenewal: filingFieldShape.effectiveFromRenewal.optional(),
   })
   .openapi('CreateManagedFiling', {
-    description: 'Required: scope, companyId, jurisdictionId, primaryProductId, filingType. subToiCode must belong to toiCode (see field-options).',
+    description: 'Required: scope, companyId, jurisdictionId, primaryProductId, filingType. subToiCode must belong to toiCode (see field-options) and needs one.',
+    // The pair rule, stated: a subToiCode (absent or null needs nothing) comes with its toiCode.
+    anyOf: [...TOI_PAIRS, { not: { required: ['subToiCode'] } }, { properties: { subToiCode: { const: null } } }] as never,
   });
 
 export const PatchFilingBody = z.strictObject(filingFieldShape).partial().openapi('PatchManagedFiling', {
-  description: 'Every field optional; scope and filingMode cannot change. subToiCode is checked against the resulting filing including unchanged fields.',
+  description: 'Every field optional; scope and filingMode cannot change. subToiCode is checked against the resulting filing including unchanged fields: given together, toiCode and subToiCode must match (stated); given alone, either must match the other\'s stored value.',
+  anyOf: [...TOI_PAIRS, { not: { required: ['toiCode'] } }, { not: { required: ['subToiCode'] } }, { properties: { subToiCode: { const: null } } }] as never,
 });
 
 export const Permissions = z.object({ read: z.boolean(), edit: z.boolean(), manageAccess: z.boolean() }).openapi('ManagedFilingPermissions');

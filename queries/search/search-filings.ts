@@ -30,10 +30,24 @@ const Filter = z
     oneOf: filterSchemaVariants() as never,
   });
 
-const SortKey = z.strictObject({
-  field: z.enum(['relevance', 'submissionDate', 'dispositionDate', 'stateStatusChangedDate', 'companyName', 'state']),
-  direction: z.enum(['asc', 'desc']),
-});
+const ORDERED_FIELDS = ['submissionDate', 'dispositionDate', 'stateStatusChangedDate', 'companyName', 'state'] as const;
+const SortKey = z
+  .strictObject({
+    field: z.enum(['relevance', ...ORDERED_FIELDS]),
+    direction: z.enum(['asc', 'desc']),
+  })
+  .openapi('SearchSortKey', {
+    description: '`relevance` sorts `desc` only; the other fields either way.',
+    oneOf: [
+      { type: 'object', properties: { field: { const: 'relevance' }, direction: { const: 'desc' } }, required: ['field', 'direction'], additionalProperties: false },
+      { type: 'object', properties: { field: { enum: [...ORDERED_FIELDS] }, direction: { enum: ['asc', 'desc'] } }, required: ['field', 'direction'], additionalProperties: false },
+    ] as never,
+  });
+/** The superRefine's "each field once", in JSON Schema: no repeated key, and never both directions of one field. */
+const ONCE_EACH = {
+  uniqueItems: true,
+  not: { anyOf: ORDERED_FIELDS.map((f) => ({ allOf: (['asc', 'desc'] as const).map((d) => ({ contains: { properties: { field: { const: f }, direction: { const: d } }, required: ['field', 'direction'] } })) })) },
+};
 
 const bodyFields = {
   query: z
@@ -52,13 +66,14 @@ const bodyFields = {
         if (keys.findIndex((x) => x.field === k.field) !== i) ctx.addIssue({ code: 'custom', path: [i, 'field'], message: `${k.field} is given twice.` });
       });
     })
+    .openapi({ ...ONCE_EACH, description: 'Up to three keys, each field once.' })
     .optional(),
   includePassages: z.boolean().optional(),
   dataScope: z.enum(['recent', 'historical', 'all']).optional(),
   limit: z.number().int().min(1).max(200).optional().openapi({ default: 50 }),
   cursor: z.string().min(1).max(128).optional(),
 };
-const intent = z.string().min(10).max(500);
+const intent = z.string().min(10).max(500).openapi({ description: 'The goal of the search, in words: it reorders results and must add at least one word to `query` (compared without case, punctuation or spacing), otherwise 400.' });
 const InsuranceBody = z.strictObject({ ...bodyFields, intent }).openapi('InsuranceSearchRequest');
 const FilingsBody = z.strictObject({ ...bodyFields, intent: intent.optional() }).openapi('SearchRequest');
 type Body = SearchBody & { cursor?: string };

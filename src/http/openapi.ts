@@ -3,6 +3,39 @@ import { z } from './zod';
 import type { RouteSpec } from './route';
 import { documentParameter } from './openapi-parameters';
 import { IDEMPOTENCY_DESCRIPTION } from './idempotency';
+import { LINKS } from './openapi-links';
+// Real requests and answers recorded from the demo data set by `npm run openapi:examples`.
+import EXAMPLES from './openapi-examples.json';
+
+interface OperationExample {
+  url?: string;
+  request?: unknown;
+  responses: Record<string, unknown>;
+}
+const examples = EXAMPLES as Record<string, OperationExample>;
+
+/** A recorded query text as the parameter's type: an integer or boolean parameter's example is one. */
+function exampleValue(schema: object | undefined, text: string): unknown {
+  const s = schema as { type?: unknown; anyOf?: { type?: unknown }[] } | undefined;
+  const types = [s?.type, ...(s?.anyOf ?? []).map((b) => b.type)].flat();
+  if (types.includes('integer') && /^-?\d+$/.test(text)) return Number(text);
+  if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
+  return text;
+}
+
+/** The parameter values of a recorded call, by `in:name`: path ones matched against the template, the first of a repeated query one. */
+export function recordedParameters(template: string, url: string): Record<string, string> {
+  const [pathPart, queryPart = ''] = url.split('?');
+  const names = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '([^/]+)')}$`);
+  const match = pattern.exec(pathPart);
+  const out: Record<string, string> = {};
+  names.forEach((n, i) => {
+    if (match) out[`path:${n}`] = decodeURIComponent(match[i + 1]);
+  });
+  for (const [k, v] of new URLSearchParams(queryPart)) out[`query:${k}`] ??= v;
+  return out;
+}
 
 
 export const ErrorSchema = z
@@ -40,12 +73,30 @@ const STANDARD_ERRORS: Record<number, string> = {
 };
 
 /**
- * The app reads a body sent to any operation (a GET's too: its fields are checked like any body's):
- * over the limit a 413, a non-JSON one a 415.
+ * The app reads a body sent to any operation: over the limit a 413, a non-JSON one a 415. A GET takes
+ * none, but one sent anyway is read and checked like any other (kept: the contract refuses unknown input,
+ * and a bounded read answers a large body at once instead of draining it), so a GET documents them as
+ * what a body sent with it gets.
  */
 const BODY_ERRORS: Record<number, string> = {
   413: 'The request body is larger than this operation accepts (`request_too_large`).',
   415: 'The request body is not JSON (`unsupported_media_type`).',
+};
+const GET_BODY_ERRORS: Record<number, string> = {
+  413: 'Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`).',
+  415: 'Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted).',
+};
+
+/**
+ * Standard statuses an operation never answers, by operationId: no handler path or shared step of theirs
+ * throws them (no id to miss, no permission to check; upload completion reports per-file failures in its 200).
+ */
+const NEVER_ANSWERS: Record<string, number[]> = {
+  getCurrentUser: [403, 404],
+  getManagedFilingFieldOptions: [403, 404],
+  listInsuranceManagedFilings: [404],
+  listManagedFilings: [404],
+  completeFileUploads: [403, 404],
 };
 
 type HeaderDescriptions = Record<string, { description: string }>;
@@ -75,6 +126,25 @@ const TAGS = [
   { name: 'working filings', description: 'Filings being prepared: items, attachments, comments, their scopes and their event history.' },
 ];
 
+/** Sections of the decisions text (a `Heading:` line, then `- ` notes) that belong to one tag's description. */
+const SECTION_TAGS: Record<string, string> = { 'Working filings, uploads and artifacts': 'working filings' };
+
+/**
+ * The decisions text split for a reader: the general conventions stay in info.description, a feature's
+ * notes go to its tag (shown above its operations), so the overview is not a wall of notes.
+ */
+export function splitDecisions(decisions: string): { general: string; byTag: Record<string, string> } {
+  const byTag: Record<string, string> = {};
+  const general: string[] = [];
+  for (const section of decisions.split(/\n(?=[^\n-][^\n]*:\n- )/)) {
+    const heading = /^([^\n]*):\n/.exec(section)?.[1];
+    const tag = heading === undefined ? undefined : SECTION_TAGS[heading];
+    if (tag) byTag[tag] = section.slice(heading!.length + 2);
+    else general.push(section);
+  }
+  return { general: general.join('\n'), byTag };
+}
+
 /** One operationId per path form: a route with several forms names each (same order as its paths). */
 export function operationIdOf(r: RouteSpec, pathIndex: number): string {
   if (typeof r.operationId === 'string') {
@@ -99,20 +169,30 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
   registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer ifrs_...`' });
   for (const r of routes) {
     for (const [i, path] of r.paths.entries()) {
+      const operationId = operationIdOf(r, i);
+      const example = examples[operationId];
       const responses: Record<string, unknown> = {};
       for (const [status, spec] of Object.entries(r.responses)) {
+        const answer = example?.responses[status];
+        const links = LINKS[operationId]?.[Number(status)];
         responses[status] = {
           description: spec.description,
           headers: responseHeaders(status, spec.headers),
           // Every error answer has the one error shape, also where a route only names the status.
-          ...(spec.schema || Number(status) >= 400 ? { content: { 'application/json': { schema: spec.schema ?? ErrorSchema } } } : {}),
+          ...(spec.binary
+            ? { content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }
+            : spec.schema || Number(status) >= 400
+              ? { content: { 'application/json': { schema: spec.schema ?? ErrorSchema, ...(answer === undefined ? {} : { example: answer }) } } }
+              : {}),
+          ...(links ? { links } : {}),
         };
       }
       // A raw-bytes route (signed upload) takes any content type, but not more bytes than declared.
-      const bodyErrors = r.rawBody ? { 413: BODY_ERRORS[413] } : BODY_ERRORS;
+      const bodyErrors = r.rawBody ? { 413: BODY_ERRORS[413] } : r.method === 'get' ? GET_BODY_ERRORS : BODY_ERRORS;
       for (const [status, description] of Object.entries({ ...STANDARD_ERRORS, ...bodyErrors })) {
         // A signed address works without the API key: it is refused with 403, never 401.
         if (status === '401' && r.auth === 'none') continue;
+        if (NEVER_ANSWERS[operationId]?.includes(Number(status))) continue;
         if (!responses[status])
           responses[status] = { description, headers: responseHeaders(status), content: { 'application/json': { schema: ErrorSchema } }, ...(status === '429' ? { 'x-extension': true } : {}) };
       }
@@ -126,11 +206,14 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
       if (r.query) request.query = r.query;
       if (r.params) request.params = r.params;
       // The app reads an absent body as {}: the body is required only where {} is refused.
-      if (r.body) request.body = { content: { 'application/json': { schema: r.body } }, required: !r.body.safeParse({}).success };
+      if (r.body) {
+        const sent = example?.request === undefined ? {} : { example: example.request };
+        request.body = { content: { 'application/json': { schema: r.body, ...sent } }, required: !r.body.safeParse({}).success };
+      }
       registry.registerPath({
         method: r.method,
         path,
-        operationId: operationIdOf(r, i),
+        operationId,
         summary: r.summary,
         description: r.idempotencyKey === 'refused' ? `${r.description ?? ''}\n\nIdempotency-Key is refused here (400 \`idempotency_key_not_supported\`): the contract makes this operation non-idempotent.`.trim() : r.description,
         tags: r.tags,
@@ -141,6 +224,7 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
       });
     }
   }
+  const { general, byTag } = splitDecisions(decisions);
   const generator = new OpenApiGeneratorV31(registry.definitions);
   const doc = generator.generateDocument({
     openapi: '3.1.0',
@@ -149,14 +233,21 @@ export function buildOpenApi(routes: RouteSpec[], decisions: string): object {
       version: '2.0.0',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       contact: { name: 'Insurance Filing Research Service operators' },
-      description: `Regulatory filing catalog, document search, stored files, directories and working filings.\n\n${decisions}`,
+      description: `Regulatory filing catalog, document search, stored files, directories and working filings. Each tag's description adds the notes of its area.\n\n${general}`,
     },
     servers: [{ url: '/api/v2' }],
-    tags: TAGS.filter((t) => routes.some((r) => r.tags?.includes(t.name))),
+    tags: TAGS.filter((t) => routes.some((r) => r.tags?.includes(t.name))).map((t) => (byTag[t.name] ? { ...t, description: `${t.description}\n\n${byTag[t.name]}` } : t)),
   });
-  for (const item of Object.values(doc.paths ?? {})) {
-    for (const op of Object.values(item as Record<string, { parameters?: Parameters<typeof documentParameter>[0][] }>)) {
-      for (const param of op.parameters ?? []) documentParameter(param);
+  for (const [template, item] of Object.entries(doc.paths ?? {})) {
+    for (const op of Object.values(item as Record<string, { operationId?: string; parameters?: Parameters<typeof documentParameter>[0][] }>)) {
+      const url = examples[op.operationId ?? '']?.url;
+      const recorded = url ? recordedParameters(template, url) : {};
+      for (const param of op.parameters ?? []) {
+        // A route's own example wins; then the value this operation was recorded with; then the shared table's.
+        const value = recorded[`${param.in}:${param.name}`];
+        if (value !== undefined && param.example === undefined && param.schema?.example === undefined) param.example = exampleValue(param.schema, value);
+        documentParameter(param);
+      }
     }
   }
   return doc;

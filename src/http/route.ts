@@ -29,6 +29,8 @@ export interface RouteContext<Q, B, P> {
 export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;
+  /** Raw bytes of any media type (a stored original), documented as any media type with a binary schema. */
+  binary?: boolean;
   headers?: Record<string, { description: string }>;
 }
 

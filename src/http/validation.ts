@@ -108,13 +108,14 @@ export function qBool() {
 }
 
 /** A repeatable query parameter: one or more values, combined with OR by the caller. */
-export function qList<T extends z.ZodType>(item: T, max = 100) {
+/** `arrayRules`: more JSON Schema for the repeated form (uniqueness, say), where the handler enforces it. */
+export function qList<T extends z.ZodType>(item: T, max = 100, arrayRules: Record<string, unknown> = {}) {
   return z
     .union([item, z.array(item)])
     .transform((v) => (Array.isArray(v) ? v : [v]) as z.infer<T>[])
     .pipe(z.array(z.any()).max(max, `At most ${max} values.`))
     // The bound is checked after the transform, where the generator does not look: stated here.
-    .openapi({ anyOf: [paramSchema(item), { type: 'array', items: paramSchema(item), maxItems: max }] }) as unknown as z.ZodType<z.infer<T>[]>;
+    .openapi({ anyOf: [paramSchema(item), { type: 'array', items: paramSchema(item), maxItems: max, ...arrayRules }] }) as unknown as z.ZodType<z.infer<T>[]>;
 }
 
 export const cursorParam = () => qScalar(z.string().min(1).max(128));

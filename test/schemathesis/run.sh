@@ -27,9 +27,11 @@ node bin/ifrs.js --data-dir "$DATA" serve --port "$PORT" >"$DATA/serve.log" 2>&1
 SERVER_PID=$!
 for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.5; done
 BASE="http://127.0.0.1:$PORT/api/v2"
-# The document's ids come from the live service; the demo key is a manager of the demo scope.
+# The document's ids come from the live service; the demo key is a manager of the demo scope. One worker:
+# with two threads, Hypothesis' lambda descriptions (ast.parse) can hit CPython 3.11's "AST constructor
+# recursion depth mismatch" race, an error of the tool, not of the service.
 SCHEMATHESIS_HOOKS=hooks PYTHONPATH=test/schemathesis \
 "$VENV/bin/schemathesis" --config-file test/schemathesis/schemathesis.toml run "$BASE/openapi.json" --url "$BASE" \
   --header "Authorization: Bearer $KEY" \
-  --checks all --max-time "$MAX_TIME" --workers 2 --seed 20261127 \
+  --checks all --max-time "$MAX_TIME" --workers 1 --seed 20261127 \
   --suppress-health-check all --no-color "${@:2}"

@@ -180,7 +180,6 @@ describe('working filings: create, detail, edit, field options', () => {
     assert.deepEqual(r.body.options.map((o: any) => o.value), ['04.0000', '04.0001', '04.0002', '04.0003', '04.0004', '04.0005']);
     assert.equal(r.body.dependsOn, '04.0');
     assert.deepEqual((await api.get('/insurance/managed-filings/field-options?field=subToiCode&dependsOn=21.4')).body.options.map((o: any) => o.value), ['21.0004']);
-    assert.equal((await api.get('/insurance/managed-filings/field-options?field=subToiCode')).status, 400);
     assert.equal((await api.get('/insurance/managed-filings/field-options?field=subToiCode&dependsOn=99.0')).status, 400);
     assert.equal((await api.get('/insurance/managed-filings/field-options?field=filingType')).body.options.length, 9);
     assert.equal((await api.get('/insurance/managed-filings/field-options?field=toiCode')).body.options.length, 37);
@@ -227,6 +226,22 @@ describe('working filings: create, detail, edit, field options', () => {
     assert.deepEqual([cleared.status, cleared.body.toiCode, cleared.body.subToiCode], [200, '35.0', null]);
     assert.equal((await api.patch(`/managed-filings/${f.id}`, { toiCode: '04.0' })).status, 200, 'no subToiCode left to conflict');
     assert.equal((await api.patch(`/managed-filings/${f.id}`, { toiCode: null })).status, 200);
+  });
+
+  it('rule: field-options dependsOn narrows subToiCode only; every combination the document allows is served (no cross-parameter rule)', async () => {
+    const api = client(t.baseUrl, editor.apiKey);
+    const all = await api.get('/insurance/managed-filings/field-options?field=subToiCode');
+    assert.equal(all.status, 200, all.text);
+    assert.equal(all.body.dependsOn, null);
+    assert.deepEqual(all.body.options.map((o: any) => o.value), [...SPEC_SUB_TOI.values()].flat());
+    const plain = (await api.get('/insurance/managed-filings/field-options?field=filingType')).body;
+    const withToi = await api.get('/insurance/managed-filings/field-options?field=filingType&dependsOn=04.0');
+    assert.equal(withToi.status, 200, withToi.text);
+    assert.deepEqual(withToi.body.options, plain.options, 'filingType does not depend on the TOI');
+    assert.equal(withToi.body.dependsOn, '04.0');
+    const doc = (await client(t.baseUrl).get('/openapi.json')).body;
+    const param = doc.paths['/insurance/managed-filings/field-options'].get.parameters.find((p: any) => p.name === 'dependsOn');
+    assert.deepEqual(param.schema.enum, SPEC_TOI_CODES, 'the document lists the accepted values');
   });
 
   it('rule (table-driven): field-options lists exactly the spec\'s sub-TOI codes of every TOI and the spec\'s enums', async () => {

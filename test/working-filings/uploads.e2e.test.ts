@@ -53,6 +53,7 @@ describe('working filings: uploads and artifacts', () => {
     assert.equal((await begin(ro.apiKey, { scope, name: 'a.txt', mimeType: 'text/plain', size: 1 })).status, 403);
     assert.equal((await begin(editor.apiKey, { scope, name: 'a.txt', mimeType: 'text/plain', size: -1 })).status, 400);
     assert.equal((await begin(editor.apiKey, { scope, name: 'a/b.txt', mimeType: 'text/plain', size: 1 })).status, 400);
+    assert.equal((await begin(editor.apiKey, { scope, name: 'a\\b.txt', mimeType: 'text/plain', size: 1 })).status, 400, 'a backslash, as the documented pattern says');
   });
 
   it('rule: the PUT checks the size: more bytes than declared is 413, fewer is 400', async () => {

@@ -285,18 +285,6 @@ class SearchMatch(TypedDict):
     passages: NotRequired[list[Passage]]
 
 
-class SortItem(TypedDict, closed=True):
-    field: Literal[
-        'relevance',
-        'submissionDate',
-        'dispositionDate',
-        'stateStatusChangedDate',
-        'companyName',
-        'state',
-    ]
-    direction: Literal['asc', 'desc']
-
-
 class SearchFilter1(TypedDict, closed=True):
     field: Literal['state']
     operator: Literal['eq']
@@ -553,10 +541,29 @@ SearchFilter: TypeAlias = (
 )
 
 
+class SearchSortKey1(TypedDict, closed=True):
+    field: Literal['relevance']
+    direction: Literal['desc']
+
+
+class SearchSortKey2(TypedDict, closed=True):
+    field: Literal[
+        'submissionDate',
+        'dispositionDate',
+        'stateStatusChangedDate',
+        'companyName',
+        'state',
+    ]
+    direction: Literal['asc', 'desc', 'asc', 'desc']
+
+
+SearchSortKey: TypeAlias = SearchSortKey1 | SearchSortKey2
+
+
 class SearchRequest(TypedDict, closed=True):
     query: str
     filters: NotRequired[list[SearchFilter]]
-    sort: NotRequired[list[SortItem]]
+    sort: NotRequired[list[SearchSortKey]]
     includePassages: NotRequired[bool]
     dataScope: NotRequired[Literal['recent', 'historical', 'all']]
     limit: NotRequired[int]
@@ -628,7 +635,2021 @@ class ManagedFilingPermissions(TypedDict):
     manageAccess: bool
 
 
-class CreateManagedFiling(TypedDict, closed=True):
+class CreateManagedFiling1(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['01.0']
+    subToiCode: Literal['01.0001', '01.0002'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling2(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['02.1']
+    subToiCode: Literal['02.1000', '02.1001', '02.1002'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling3(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['02.3']
+    subToiCode: Literal['02.3001', '02.3002', '02.3003', '02.3004'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling4(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['03.0']
+    subToiCode: Literal['03.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling5(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['04.0']
+    subToiCode: (
+        Literal['04.0000', '04.0001', '04.0002', '04.0003', '04.0004', '04.0005'] | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling6(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['05.0']
+    subToiCode: (
+        Literal[
+            '05.0000',
+            '05.0001',
+            '05.0002',
+            '05.0003',
+            '05.0004',
+            '05.0005',
+            '05.0006',
+            '05.0007',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling7(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['05.1']
+    subToiCode: (
+        Literal[
+            '05.1000',
+            '05.1001',
+            '05.1002',
+            '05.1003',
+            '05.1004',
+            '05.1005',
+            '05.1006',
+            '05.1007',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling8(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['05.2']
+    subToiCode: (
+        Literal[
+            '05.2000',
+            '05.2001',
+            '05.2002',
+            '05.2003',
+            '05.2004',
+            '05.2005',
+            '05.2006',
+            '05.2007',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling9(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['06.0']
+    subToiCode: Literal['06.0000', '06.0001', '06.0002', '06.0003', '06.0004'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling10(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['08.0']
+    subToiCode: Literal['08.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling11(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['09.0']
+    subToiCode: (
+        Literal[
+            '09.0000',
+            '09.0001',
+            '09.0002',
+            '09.0003',
+            '09.0004',
+            '09.0005',
+            '09.0006',
+            '09.0007',
+            '09.0008',
+            '09.0009',
+            '09.0010',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling12(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['10.0']
+    subToiCode: Literal['10.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling13(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['11.0']
+    subToiCode: (
+        Literal[
+            '11.0000',
+            '11.0001',
+            '11.0002',
+            '11.0003',
+            '11.0004',
+            '11.0005',
+            '11.0006',
+            '11.0007',
+            '11.0008',
+            '11.0009',
+            '11.0010',
+            '11.0011',
+            '11.0012',
+            '11.0013',
+            '11.0014',
+            '11.0015',
+            '11.0016',
+            '11.0017',
+            '11.0018',
+            '11.0019',
+            '11.0020',
+            '11.0021',
+            '11.0022',
+            '11.0023',
+            '11.0024',
+            '11.0025',
+            '11.0026',
+            '11.0027',
+            '11.0028',
+            '11.0029',
+            '11.0030',
+            '11.0031',
+            '11.0032',
+            '11.0033',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling14(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['11.1']
+    subToiCode: (
+        Literal[
+            '11.1000',
+            '11.1001',
+            '11.1002',
+            '11.1003',
+            '11.1004',
+            '11.1005',
+            '11.1006',
+            '11.1007',
+            '11.1008',
+            '11.1009',
+            '11.1010',
+            '11.1011',
+            '11.1012',
+            '11.1013',
+            '11.1014',
+            '11.1015',
+            '11.1016',
+            '11.1017',
+            '11.1018',
+            '11.1019',
+            '11.1020',
+            '11.1021',
+            '11.1022',
+            '11.1023',
+            '11.1024',
+            '11.1025',
+            '11.1026',
+            '11.1027',
+            '11.1028',
+            '11.1029',
+            '11.1030',
+            '11.1031',
+            '11.1032',
+            '11.1033',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling15(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['11.2']
+    subToiCode: (
+        Literal[
+            '11.2000',
+            '11.2001',
+            '11.2002',
+            '11.2003',
+            '11.2004',
+            '11.2005',
+            '11.2006',
+            '11.2007',
+            '11.2008',
+            '11.2009',
+            '11.2010',
+            '11.2011',
+            '11.2012',
+            '11.2013',
+            '11.2014',
+            '11.2015',
+            '11.2016',
+            '11.2017',
+            '11.2018',
+            '11.2019',
+            '11.2020',
+            '11.2021',
+            '11.2022',
+            '11.2023',
+            '11.2024',
+            '11.2025',
+            '11.2026',
+            '11.2027',
+            '11.2028',
+            '11.2029',
+            '11.2030',
+            '11.2031',
+            '11.2032',
+            '11.2033',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling16(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['12.0']
+    subToiCode: Literal['12.0001', '12.0002'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling17(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['16.0']
+    subToiCode: (
+        Literal['16.0000', '16.0001', '16.0002', '16.0003', '16.0004', '16.0005'] | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling18(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['17.0']
+    subToiCode: (
+        Literal[
+            '17.0000',
+            '17.0001',
+            '17.0002',
+            '17.0003',
+            '17.0004',
+            '17.0005',
+            '17.0006',
+            '17.0007',
+            '17.0008',
+            '17.0009',
+            '17.0010',
+            '17.0011',
+            '17.0012',
+            '17.0013',
+            '17.0014',
+            '17.0015',
+            '17.0016',
+            '17.0017',
+            '17.0018',
+            '17.0019',
+            '17.0020',
+            '17.0021',
+            '17.0022',
+            '17.0023',
+            '17.0024',
+            '17.0025',
+            '17.0026',
+            '17.0027',
+            '17.0028',
+            '17.0029',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling19(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['17.1']
+    subToiCode: (
+        Literal[
+            '17.1000',
+            '17.1001',
+            '17.1002',
+            '17.1003',
+            '17.1004',
+            '17.1005',
+            '17.1006',
+            '17.1007',
+            '17.1008',
+            '17.1009',
+            '17.1010',
+            '17.1011',
+            '17.1012',
+            '17.1013',
+            '17.1014',
+            '17.1015',
+            '17.1016',
+            '17.1017',
+            '17.1018',
+            '17.1019',
+            '17.1020',
+            '17.1021',
+            '17.1022',
+            '17.1023',
+            '17.1024',
+            '17.1025',
+            '17.1026',
+            '17.1027',
+            '17.1028',
+            '17.1029',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling20(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['17.2']
+    subToiCode: (
+        Literal[
+            '17.2000',
+            '17.2001',
+            '17.2002',
+            '17.2003',
+            '17.2004',
+            '17.2005',
+            '17.2006',
+            '17.2007',
+            '17.2008',
+            '17.2009',
+            '17.2010',
+            '17.2011',
+            '17.2012',
+            '17.2013',
+            '17.2014',
+            '17.2015',
+            '17.2016',
+            '17.2017',
+            '17.2018',
+            '17.2019',
+            '17.2020',
+            '17.2021',
+            '17.2022',
+            '17.2023',
+            '17.2024',
+            '17.2025',
+            '17.2026',
+            '17.2027',
+            '17.2028',
+            '17.2029',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling21(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['18.0']
+    subToiCode: Literal['18.0000', '18.0001', '18.0002'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling22(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['19.0']
+    subToiCode: Literal['19.0000', '19.0001', '19.0002', '19.0003', '19.0004'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling23(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['20.0']
+    subToiCode: Literal['20.0000', '20.0001', '20.0002', '20.0003', '20.0004'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling24(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['21.4']
+    subToiCode: Literal['21.0004'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling25(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['22.0']
+    subToiCode: Literal['22.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling26(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['23.0']
+    subToiCode: Literal['23.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling27(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['24.0']
+    subToiCode: Literal['24.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling28(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['26.0']
+    subToiCode: Literal['26.0001', '26.0002'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling29(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['27.0']
+    subToiCode: Literal['27.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling30(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['28.1']
+    subToiCode: Literal['28.1000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling31(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['28.2']
+    subToiCode: (
+        Literal['28.2001', '28.2002', '28.2003', '28.2004', '28.2005', '28.2006'] | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling32(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['28.3']
+    subToiCode: Literal['28.3000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling33(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['30.0']
+    subToiCode: Literal['30.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling34(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['30.1']
+    subToiCode: Literal['30.1000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling35(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['33.0']
+    subToiCode: (
+        Literal['33.0001', '33.0002', '33.0003', '33.0004', '33.0005', '33.0006'] | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling36(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['34.0']
+    subToiCode: Literal['34.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling37(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['35.0']
+    subToiCode: Literal['35.0000', '35.0001', '35.0002'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class CreateManagedFiling38(TypedDict, closed=True):
     scope: str
     companyId: str
     jurisdictionId: str
@@ -1018,7 +3039,2189 @@ class CreateManagedFiling(TypedDict, closed=True):
     effectiveFromRenewal: NotRequired[str | None]
 
 
-class PatchManagedFiling(TypedDict, closed=True):
+class CreateManagedFiling39(TypedDict, closed=True):
+    scope: str
+    companyId: str
+    jurisdictionId: str
+    primaryProductId: str
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: Literal[
+        'form',
+        'rate',
+        'rule',
+        'form_rate',
+        'form_rule',
+        'rate_rule',
+        'form_rate_rule',
+        'adoption',
+        'withdrawal',
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: NotRequired[
+        Literal[
+            '01.0',
+            '02.1',
+            '02.3',
+            '03.0',
+            '04.0',
+            '05.0',
+            '05.1',
+            '05.2',
+            '06.0',
+            '08.0',
+            '09.0',
+            '10.0',
+            '11.0',
+            '11.1',
+            '11.2',
+            '12.0',
+            '16.0',
+            '17.0',
+            '17.1',
+            '17.2',
+            '18.0',
+            '19.0',
+            '20.0',
+            '21.4',
+            '22.0',
+            '23.0',
+            '24.0',
+            '26.0',
+            '27.0',
+            '28.1',
+            '28.2',
+            '28.3',
+            '30.0',
+            '30.1',
+            '33.0',
+            '34.0',
+            '35.0',
+        ]
+        | None
+    ]
+    subToiCode: NotRequired[None]
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+CreateManagedFiling: TypeAlias = (
+    CreateManagedFiling1
+    | CreateManagedFiling2
+    | CreateManagedFiling3
+    | CreateManagedFiling4
+    | CreateManagedFiling5
+    | CreateManagedFiling6
+    | CreateManagedFiling7
+    | CreateManagedFiling8
+    | CreateManagedFiling9
+    | CreateManagedFiling10
+    | CreateManagedFiling11
+    | CreateManagedFiling12
+    | CreateManagedFiling13
+    | CreateManagedFiling14
+    | CreateManagedFiling15
+    | CreateManagedFiling16
+    | CreateManagedFiling17
+    | CreateManagedFiling18
+    | CreateManagedFiling19
+    | CreateManagedFiling20
+    | CreateManagedFiling21
+    | CreateManagedFiling22
+    | CreateManagedFiling23
+    | CreateManagedFiling24
+    | CreateManagedFiling25
+    | CreateManagedFiling26
+    | CreateManagedFiling27
+    | CreateManagedFiling28
+    | CreateManagedFiling29
+    | CreateManagedFiling30
+    | CreateManagedFiling31
+    | CreateManagedFiling32
+    | CreateManagedFiling33
+    | CreateManagedFiling34
+    | CreateManagedFiling35
+    | CreateManagedFiling36
+    | CreateManagedFiling37
+    | CreateManagedFiling38
+    | CreateManagedFiling39
+)
+
+
+class PatchManagedFiling1(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['01.0']
+    subToiCode: Literal['01.0001', '01.0002'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling2(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['02.1']
+    subToiCode: Literal['02.1000', '02.1001', '02.1002'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling3(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['02.3']
+    subToiCode: Literal['02.3001', '02.3002', '02.3003', '02.3004'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling4(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['03.0']
+    subToiCode: Literal['03.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling5(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['04.0']
+    subToiCode: (
+        Literal['04.0000', '04.0001', '04.0002', '04.0003', '04.0004', '04.0005'] | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling6(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['05.0']
+    subToiCode: (
+        Literal[
+            '05.0000',
+            '05.0001',
+            '05.0002',
+            '05.0003',
+            '05.0004',
+            '05.0005',
+            '05.0006',
+            '05.0007',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling7(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['05.1']
+    subToiCode: (
+        Literal[
+            '05.1000',
+            '05.1001',
+            '05.1002',
+            '05.1003',
+            '05.1004',
+            '05.1005',
+            '05.1006',
+            '05.1007',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling8(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['05.2']
+    subToiCode: (
+        Literal[
+            '05.2000',
+            '05.2001',
+            '05.2002',
+            '05.2003',
+            '05.2004',
+            '05.2005',
+            '05.2006',
+            '05.2007',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling9(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['06.0']
+    subToiCode: Literal['06.0000', '06.0001', '06.0002', '06.0003', '06.0004'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling10(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['08.0']
+    subToiCode: Literal['08.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling11(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['09.0']
+    subToiCode: (
+        Literal[
+            '09.0000',
+            '09.0001',
+            '09.0002',
+            '09.0003',
+            '09.0004',
+            '09.0005',
+            '09.0006',
+            '09.0007',
+            '09.0008',
+            '09.0009',
+            '09.0010',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling12(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['10.0']
+    subToiCode: Literal['10.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling13(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['11.0']
+    subToiCode: (
+        Literal[
+            '11.0000',
+            '11.0001',
+            '11.0002',
+            '11.0003',
+            '11.0004',
+            '11.0005',
+            '11.0006',
+            '11.0007',
+            '11.0008',
+            '11.0009',
+            '11.0010',
+            '11.0011',
+            '11.0012',
+            '11.0013',
+            '11.0014',
+            '11.0015',
+            '11.0016',
+            '11.0017',
+            '11.0018',
+            '11.0019',
+            '11.0020',
+            '11.0021',
+            '11.0022',
+            '11.0023',
+            '11.0024',
+            '11.0025',
+            '11.0026',
+            '11.0027',
+            '11.0028',
+            '11.0029',
+            '11.0030',
+            '11.0031',
+            '11.0032',
+            '11.0033',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling14(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['11.1']
+    subToiCode: (
+        Literal[
+            '11.1000',
+            '11.1001',
+            '11.1002',
+            '11.1003',
+            '11.1004',
+            '11.1005',
+            '11.1006',
+            '11.1007',
+            '11.1008',
+            '11.1009',
+            '11.1010',
+            '11.1011',
+            '11.1012',
+            '11.1013',
+            '11.1014',
+            '11.1015',
+            '11.1016',
+            '11.1017',
+            '11.1018',
+            '11.1019',
+            '11.1020',
+            '11.1021',
+            '11.1022',
+            '11.1023',
+            '11.1024',
+            '11.1025',
+            '11.1026',
+            '11.1027',
+            '11.1028',
+            '11.1029',
+            '11.1030',
+            '11.1031',
+            '11.1032',
+            '11.1033',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling15(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['11.2']
+    subToiCode: (
+        Literal[
+            '11.2000',
+            '11.2001',
+            '11.2002',
+            '11.2003',
+            '11.2004',
+            '11.2005',
+            '11.2006',
+            '11.2007',
+            '11.2008',
+            '11.2009',
+            '11.2010',
+            '11.2011',
+            '11.2012',
+            '11.2013',
+            '11.2014',
+            '11.2015',
+            '11.2016',
+            '11.2017',
+            '11.2018',
+            '11.2019',
+            '11.2020',
+            '11.2021',
+            '11.2022',
+            '11.2023',
+            '11.2024',
+            '11.2025',
+            '11.2026',
+            '11.2027',
+            '11.2028',
+            '11.2029',
+            '11.2030',
+            '11.2031',
+            '11.2032',
+            '11.2033',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling16(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['12.0']
+    subToiCode: Literal['12.0001', '12.0002'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling17(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['16.0']
+    subToiCode: (
+        Literal['16.0000', '16.0001', '16.0002', '16.0003', '16.0004', '16.0005'] | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling18(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['17.0']
+    subToiCode: (
+        Literal[
+            '17.0000',
+            '17.0001',
+            '17.0002',
+            '17.0003',
+            '17.0004',
+            '17.0005',
+            '17.0006',
+            '17.0007',
+            '17.0008',
+            '17.0009',
+            '17.0010',
+            '17.0011',
+            '17.0012',
+            '17.0013',
+            '17.0014',
+            '17.0015',
+            '17.0016',
+            '17.0017',
+            '17.0018',
+            '17.0019',
+            '17.0020',
+            '17.0021',
+            '17.0022',
+            '17.0023',
+            '17.0024',
+            '17.0025',
+            '17.0026',
+            '17.0027',
+            '17.0028',
+            '17.0029',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling19(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['17.1']
+    subToiCode: (
+        Literal[
+            '17.1000',
+            '17.1001',
+            '17.1002',
+            '17.1003',
+            '17.1004',
+            '17.1005',
+            '17.1006',
+            '17.1007',
+            '17.1008',
+            '17.1009',
+            '17.1010',
+            '17.1011',
+            '17.1012',
+            '17.1013',
+            '17.1014',
+            '17.1015',
+            '17.1016',
+            '17.1017',
+            '17.1018',
+            '17.1019',
+            '17.1020',
+            '17.1021',
+            '17.1022',
+            '17.1023',
+            '17.1024',
+            '17.1025',
+            '17.1026',
+            '17.1027',
+            '17.1028',
+            '17.1029',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling20(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['17.2']
+    subToiCode: (
+        Literal[
+            '17.2000',
+            '17.2001',
+            '17.2002',
+            '17.2003',
+            '17.2004',
+            '17.2005',
+            '17.2006',
+            '17.2007',
+            '17.2008',
+            '17.2009',
+            '17.2010',
+            '17.2011',
+            '17.2012',
+            '17.2013',
+            '17.2014',
+            '17.2015',
+            '17.2016',
+            '17.2017',
+            '17.2018',
+            '17.2019',
+            '17.2020',
+            '17.2021',
+            '17.2022',
+            '17.2023',
+            '17.2024',
+            '17.2025',
+            '17.2026',
+            '17.2027',
+            '17.2028',
+            '17.2029',
+        ]
+        | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling21(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['18.0']
+    subToiCode: Literal['18.0000', '18.0001', '18.0002'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling22(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['19.0']
+    subToiCode: Literal['19.0000', '19.0001', '19.0002', '19.0003', '19.0004'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling23(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['20.0']
+    subToiCode: Literal['20.0000', '20.0001', '20.0002', '20.0003', '20.0004'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling24(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['21.4']
+    subToiCode: Literal['21.0004'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling25(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['22.0']
+    subToiCode: Literal['22.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling26(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['23.0']
+    subToiCode: Literal['23.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling27(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['24.0']
+    subToiCode: Literal['24.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling28(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['26.0']
+    subToiCode: Literal['26.0001', '26.0002'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling29(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['27.0']
+    subToiCode: Literal['27.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling30(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['28.1']
+    subToiCode: Literal['28.1000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling31(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['28.2']
+    subToiCode: (
+        Literal['28.2001', '28.2002', '28.2003', '28.2004', '28.2005', '28.2006'] | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling32(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['28.3']
+    subToiCode: Literal['28.3000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling33(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['30.0']
+    subToiCode: Literal['30.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling34(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['30.1']
+    subToiCode: Literal['30.1000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling35(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['33.0']
+    subToiCode: (
+        Literal['33.0001', '33.0002', '33.0003', '33.0004', '33.0005', '33.0006'] | None
+    )
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling36(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['34.0']
+    subToiCode: Literal['34.0000'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling37(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: Literal['35.0']
+    subToiCode: Literal['35.0000', '35.0001', '35.0002'] | None
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+class PatchManagedFiling38(TypedDict, closed=True):
     companyId: NotRequired[str]
     jurisdictionId: NotRequired[str]
     primaryProductId: NotRequired[str]
@@ -1409,6 +5612,138 @@ class PatchManagedFiling(TypedDict, closed=True):
     effectiveFromRenewal: NotRequired[str | None]
 
 
+class PatchManagedFiling40(TypedDict, closed=True):
+    companyId: NotRequired[str]
+    jurisdictionId: NotRequired[str]
+    primaryProductId: NotRequired[str]
+    additionalProductIds: NotRequired[list[str]]
+    predecessorFilingId: NotRequired[str | None]
+    projectId: NotRequired[str | None]
+    filingType: NotRequired[
+        Literal[
+            'form',
+            'rate',
+            'rule',
+            'form_rate',
+            'form_rule',
+            'rate_rule',
+            'form_rate_rule',
+            'adoption',
+            'withdrawal',
+        ]
+    ]
+    description: NotRequired[str | None]
+    serffTrackingNumber: NotRequired[str | None]
+    stateTrackingNumber: NotRequired[str | None]
+    companyTrackingNumber: NotRequired[str | None]
+    reviewType: NotRequired[
+        Literal['prior_approval', 'file_and_use', 'use_and_file', 'informational']
+        | None
+    ]
+    toiCode: NotRequired[
+        Literal[
+            '01.0',
+            '02.1',
+            '02.3',
+            '03.0',
+            '04.0',
+            '05.0',
+            '05.1',
+            '05.2',
+            '06.0',
+            '08.0',
+            '09.0',
+            '10.0',
+            '11.0',
+            '11.1',
+            '11.2',
+            '12.0',
+            '16.0',
+            '17.0',
+            '17.1',
+            '17.2',
+            '18.0',
+            '19.0',
+            '20.0',
+            '21.4',
+            '22.0',
+            '23.0',
+            '24.0',
+            '26.0',
+            '27.0',
+            '28.1',
+            '28.2',
+            '28.3',
+            '30.0',
+            '30.1',
+            '33.0',
+            '34.0',
+            '35.0',
+        ]
+        | None
+    ]
+    subToiCode: NotRequired[None]
+    disposition: NotRequired[
+        Literal[
+            'pending',
+            'approved',
+            'filed',
+            'acknowledged',
+            'deemed_approved',
+            'disapproved',
+            'withdrawn',
+            'closed',
+        ]
+        | None
+    ]
+    dispositionDate: NotRequired[str | None]
+    effectiveFromNew: NotRequired[str | None]
+    effectiveFromRenewal: NotRequired[str | None]
+
+
+PatchManagedFiling: TypeAlias = (
+    PatchManagedFiling1
+    | PatchManagedFiling2
+    | PatchManagedFiling3
+    | PatchManagedFiling4
+    | PatchManagedFiling5
+    | PatchManagedFiling6
+    | PatchManagedFiling7
+    | PatchManagedFiling8
+    | PatchManagedFiling9
+    | PatchManagedFiling10
+    | PatchManagedFiling11
+    | PatchManagedFiling12
+    | PatchManagedFiling13
+    | PatchManagedFiling14
+    | PatchManagedFiling15
+    | PatchManagedFiling16
+    | PatchManagedFiling17
+    | PatchManagedFiling18
+    | PatchManagedFiling19
+    | PatchManagedFiling20
+    | PatchManagedFiling21
+    | PatchManagedFiling22
+    | PatchManagedFiling23
+    | PatchManagedFiling24
+    | PatchManagedFiling25
+    | PatchManagedFiling26
+    | PatchManagedFiling27
+    | PatchManagedFiling28
+    | PatchManagedFiling29
+    | PatchManagedFiling30
+    | PatchManagedFiling31
+    | PatchManagedFiling32
+    | PatchManagedFiling33
+    | PatchManagedFiling34
+    | PatchManagedFiling35
+    | PatchManagedFiling36
+    | PatchManagedFiling37
+    | PatchManagedFiling38
+    | PatchManagedFiling40
+)
+
+
 class ManagedFilingItemAttachment(TypedDict):
     artifactId: str
     artifactVersionId: str
@@ -1610,7 +5945,7 @@ class SearchResponse(TypedDict):
 class InsuranceSearchRequest(TypedDict, closed=True):
     query: str
     filters: NotRequired[list[SearchFilter]]
-    sort: NotRequired[list[SortItem]]
+    sort: NotRequired[list[SearchSortKey]]
     includePassages: NotRequired[bool]
     dataScope: NotRequired[Literal['recent', 'historical', 'all']]
     limit: NotRequired[int]

@@ -509,7 +509,7 @@ export interface paths {
         };
         /**
          * Allowed values of a working-filing field
-         * @description Fields: filingType, reviewType, toiCode, subToiCode (dependsOn = a toiCode, required), disposition, scheduleType. Response {field, dependsOn, options: [{value, label}]}.
+         * @description Fields: filingType, reviewType, toiCode, subToiCode, disposition, scheduleType. `dependsOn` (a toiCode) narrows subToiCode to that TOI's codes; the other fields do not depend on it. Response {field, dependsOn, options: [{value, label}]}.
          */
         get: operations["getManagedFilingFieldOptions"];
         put?: never;
@@ -1152,18 +1152,15 @@ export interface components {
             /** @description Keyword text or a tracking number. Cost bound: at most 16 quoted phrases and 64 words together with intent (400 invalid_request beyond). */
             query: string;
             filters?: components["schemas"]["SearchFilter"][];
-            sort?: {
-                /** @enum {string} */
-                field: "relevance" | "submissionDate" | "dispositionDate" | "stateStatusChangedDate" | "companyName" | "state";
-                /** @enum {string} */
-                direction: "asc" | "desc";
-            }[];
+            /** @description Up to three keys, each field once. */
+            sort?: components["schemas"]["SearchSortKey"][];
             includePassages?: boolean;
             /** @enum {string} */
             dataScope?: "recent" | "historical" | "all";
             /** @default 50 */
             limit: number;
             cursor?: string;
+            /** @description The goal of the search, in words: it reorders results and must add at least one word to `query` (compared without case, punctuation or spacing), otherwise 400. */
             intent: string;
         };
         /** @description One filter: the accepted field × operator × value shapes (docs/search.md has the same table). Anything else is 400 invalid_request with a detail at filters[i]. */
@@ -1331,22 +1328,36 @@ export interface components {
             /** @enum {string} */
             value: "serff" | "florida_irfs";
         });
+        /** @description `relevance` sorts `desc` only; the other fields either way. */
+        SearchSortKey: {
+            /** @enum {string} */
+            field: "relevance" | "submissionDate" | "dispositionDate" | "stateStatusChangedDate" | "companyName" | "state";
+            /** @enum {string} */
+            direction: "asc" | "desc";
+        } & ({
+            /** @constant */
+            field: "relevance";
+            /** @constant */
+            direction: "desc";
+        } | {
+            /** @enum {unknown} */
+            field: "submissionDate" | "dispositionDate" | "stateStatusChangedDate" | "companyName" | "state";
+            /** @enum {unknown} */
+            direction: "asc" | "desc";
+        });
         SearchRequest: {
             /** @description Keyword text or a tracking number. Cost bound: at most 16 quoted phrases and 64 words together with intent (400 invalid_request beyond). */
             query: string;
             filters?: components["schemas"]["SearchFilter"][];
-            sort?: {
-                /** @enum {string} */
-                field: "relevance" | "submissionDate" | "dispositionDate" | "stateStatusChangedDate" | "companyName" | "state";
-                /** @enum {string} */
-                direction: "asc" | "desc";
-            }[];
+            /** @description Up to three keys, each field once. */
+            sort?: components["schemas"]["SearchSortKey"][];
             includePassages?: boolean;
             /** @enum {string} */
             dataScope?: "recent" | "historical" | "all";
             /** @default 50 */
             limit: number;
             cursor?: string;
+            /** @description The goal of the search, in words: it reorders results and must add at least one word to `query` (compared without case, punctuation or spacing), otherwise 400. */
             intent?: string;
         };
         FieldOptions: {
@@ -1463,7 +1474,7 @@ export interface components {
             edit: boolean;
             manageAccess: boolean;
         };
-        /** @description Required: scope, companyId, jurisdictionId, primaryProductId, filingType. subToiCode must belong to toiCode (see field-options). */
+        /** @description Required: scope, companyId, jurisdictionId, primaryProductId, filingType. subToiCode must belong to toiCode (see field-options) and needs one. */
         CreateManagedFiling: {
             /** @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b */
             scope: string;
@@ -1498,8 +1509,196 @@ export interface components {
             effectiveFromNew?: string | null;
             /** Format: date */
             effectiveFromRenewal?: string | null;
+        } | {
+            /** @constant */
+            toiCode: "01.0";
+            /** @enum {unknown} */
+            subToiCode: "01.0001" | "01.0002" | null;
+        } | {
+            /** @constant */
+            toiCode: "02.1";
+            /** @enum {unknown} */
+            subToiCode: "02.1000" | "02.1001" | "02.1002" | null;
+        } | {
+            /** @constant */
+            toiCode: "02.3";
+            /** @enum {unknown} */
+            subToiCode: "02.3001" | "02.3002" | "02.3003" | "02.3004" | null;
+        } | {
+            /** @constant */
+            toiCode: "03.0";
+            /** @enum {unknown} */
+            subToiCode: "03.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "04.0";
+            /** @enum {unknown} */
+            subToiCode: "04.0000" | "04.0001" | "04.0002" | "04.0003" | "04.0004" | "04.0005" | null;
+        } | {
+            /** @constant */
+            toiCode: "05.0";
+            /** @enum {unknown} */
+            subToiCode: "05.0000" | "05.0001" | "05.0002" | "05.0003" | "05.0004" | "05.0005" | "05.0006" | "05.0007" | null;
+        } | {
+            /** @constant */
+            toiCode: "05.1";
+            /** @enum {unknown} */
+            subToiCode: "05.1000" | "05.1001" | "05.1002" | "05.1003" | "05.1004" | "05.1005" | "05.1006" | "05.1007" | null;
+        } | {
+            /** @constant */
+            toiCode: "05.2";
+            /** @enum {unknown} */
+            subToiCode: "05.2000" | "05.2001" | "05.2002" | "05.2003" | "05.2004" | "05.2005" | "05.2006" | "05.2007" | null;
+        } | {
+            /** @constant */
+            toiCode: "06.0";
+            /** @enum {unknown} */
+            subToiCode: "06.0000" | "06.0001" | "06.0002" | "06.0003" | "06.0004" | null;
+        } | {
+            /** @constant */
+            toiCode: "08.0";
+            /** @enum {unknown} */
+            subToiCode: "08.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "09.0";
+            /** @enum {unknown} */
+            subToiCode: "09.0000" | "09.0001" | "09.0002" | "09.0003" | "09.0004" | "09.0005" | "09.0006" | "09.0007" | "09.0008" | "09.0009" | "09.0010" | null;
+        } | {
+            /** @constant */
+            toiCode: "10.0";
+            /** @enum {unknown} */
+            subToiCode: "10.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "11.0";
+            /** @enum {unknown} */
+            subToiCode: "11.0000" | "11.0001" | "11.0002" | "11.0003" | "11.0004" | "11.0005" | "11.0006" | "11.0007" | "11.0008" | "11.0009" | "11.0010" | "11.0011" | "11.0012" | "11.0013" | "11.0014" | "11.0015" | "11.0016" | "11.0017" | "11.0018" | "11.0019" | "11.0020" | "11.0021" | "11.0022" | "11.0023" | "11.0024" | "11.0025" | "11.0026" | "11.0027" | "11.0028" | "11.0029" | "11.0030" | "11.0031" | "11.0032" | "11.0033" | null;
+        } | {
+            /** @constant */
+            toiCode: "11.1";
+            /** @enum {unknown} */
+            subToiCode: "11.1000" | "11.1001" | "11.1002" | "11.1003" | "11.1004" | "11.1005" | "11.1006" | "11.1007" | "11.1008" | "11.1009" | "11.1010" | "11.1011" | "11.1012" | "11.1013" | "11.1014" | "11.1015" | "11.1016" | "11.1017" | "11.1018" | "11.1019" | "11.1020" | "11.1021" | "11.1022" | "11.1023" | "11.1024" | "11.1025" | "11.1026" | "11.1027" | "11.1028" | "11.1029" | "11.1030" | "11.1031" | "11.1032" | "11.1033" | null;
+        } | {
+            /** @constant */
+            toiCode: "11.2";
+            /** @enum {unknown} */
+            subToiCode: "11.2000" | "11.2001" | "11.2002" | "11.2003" | "11.2004" | "11.2005" | "11.2006" | "11.2007" | "11.2008" | "11.2009" | "11.2010" | "11.2011" | "11.2012" | "11.2013" | "11.2014" | "11.2015" | "11.2016" | "11.2017" | "11.2018" | "11.2019" | "11.2020" | "11.2021" | "11.2022" | "11.2023" | "11.2024" | "11.2025" | "11.2026" | "11.2027" | "11.2028" | "11.2029" | "11.2030" | "11.2031" | "11.2032" | "11.2033" | null;
+        } | {
+            /** @constant */
+            toiCode: "12.0";
+            /** @enum {unknown} */
+            subToiCode: "12.0001" | "12.0002" | null;
+        } | {
+            /** @constant */
+            toiCode: "16.0";
+            /** @enum {unknown} */
+            subToiCode: "16.0000" | "16.0001" | "16.0002" | "16.0003" | "16.0004" | "16.0005" | null;
+        } | {
+            /** @constant */
+            toiCode: "17.0";
+            /** @enum {unknown} */
+            subToiCode: "17.0000" | "17.0001" | "17.0002" | "17.0003" | "17.0004" | "17.0005" | "17.0006" | "17.0007" | "17.0008" | "17.0009" | "17.0010" | "17.0011" | "17.0012" | "17.0013" | "17.0014" | "17.0015" | "17.0016" | "17.0017" | "17.0018" | "17.0019" | "17.0020" | "17.0021" | "17.0022" | "17.0023" | "17.0024" | "17.0025" | "17.0026" | "17.0027" | "17.0028" | "17.0029" | null;
+        } | {
+            /** @constant */
+            toiCode: "17.1";
+            /** @enum {unknown} */
+            subToiCode: "17.1000" | "17.1001" | "17.1002" | "17.1003" | "17.1004" | "17.1005" | "17.1006" | "17.1007" | "17.1008" | "17.1009" | "17.1010" | "17.1011" | "17.1012" | "17.1013" | "17.1014" | "17.1015" | "17.1016" | "17.1017" | "17.1018" | "17.1019" | "17.1020" | "17.1021" | "17.1022" | "17.1023" | "17.1024" | "17.1025" | "17.1026" | "17.1027" | "17.1028" | "17.1029" | null;
+        } | {
+            /** @constant */
+            toiCode: "17.2";
+            /** @enum {unknown} */
+            subToiCode: "17.2000" | "17.2001" | "17.2002" | "17.2003" | "17.2004" | "17.2005" | "17.2006" | "17.2007" | "17.2008" | "17.2009" | "17.2010" | "17.2011" | "17.2012" | "17.2013" | "17.2014" | "17.2015" | "17.2016" | "17.2017" | "17.2018" | "17.2019" | "17.2020" | "17.2021" | "17.2022" | "17.2023" | "17.2024" | "17.2025" | "17.2026" | "17.2027" | "17.2028" | "17.2029" | null;
+        } | {
+            /** @constant */
+            toiCode: "18.0";
+            /** @enum {unknown} */
+            subToiCode: "18.0000" | "18.0001" | "18.0002" | null;
+        } | {
+            /** @constant */
+            toiCode: "19.0";
+            /** @enum {unknown} */
+            subToiCode: "19.0000" | "19.0001" | "19.0002" | "19.0003" | "19.0004" | null;
+        } | {
+            /** @constant */
+            toiCode: "20.0";
+            /** @enum {unknown} */
+            subToiCode: "20.0000" | "20.0001" | "20.0002" | "20.0003" | "20.0004" | null;
+        } | {
+            /** @constant */
+            toiCode: "21.4";
+            /** @enum {unknown} */
+            subToiCode: "21.0004" | null;
+        } | {
+            /** @constant */
+            toiCode: "22.0";
+            /** @enum {unknown} */
+            subToiCode: "22.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "23.0";
+            /** @enum {unknown} */
+            subToiCode: "23.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "24.0";
+            /** @enum {unknown} */
+            subToiCode: "24.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "26.0";
+            /** @enum {unknown} */
+            subToiCode: "26.0001" | "26.0002" | null;
+        } | {
+            /** @constant */
+            toiCode: "27.0";
+            /** @enum {unknown} */
+            subToiCode: "27.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "28.1";
+            /** @enum {unknown} */
+            subToiCode: "28.1000" | null;
+        } | {
+            /** @constant */
+            toiCode: "28.2";
+            /** @enum {unknown} */
+            subToiCode: "28.2001" | "28.2002" | "28.2003" | "28.2004" | "28.2005" | "28.2006" | null;
+        } | {
+            /** @constant */
+            toiCode: "28.3";
+            /** @enum {unknown} */
+            subToiCode: "28.3000" | null;
+        } | {
+            /** @constant */
+            toiCode: "30.0";
+            /** @enum {unknown} */
+            subToiCode: "30.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "30.1";
+            /** @enum {unknown} */
+            subToiCode: "30.1000" | null;
+        } | {
+            /** @constant */
+            toiCode: "33.0";
+            /** @enum {unknown} */
+            subToiCode: "33.0001" | "33.0002" | "33.0003" | "33.0004" | "33.0005" | "33.0006" | null;
+        } | {
+            /** @constant */
+            toiCode: "34.0";
+            /** @enum {unknown} */
+            subToiCode: "34.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "35.0";
+            /** @enum {unknown} */
+            subToiCode: "35.0000" | "35.0001" | "35.0002" | null;
+        } | unknown | {
+            /** @constant */
+            subToiCode?: unknown;
         };
-        /** @description Every field optional; scope and filingMode cannot change. subToiCode is checked against the resulting filing including unchanged fields. */
+        /** @description Every field optional; scope and filingMode cannot change. subToiCode is checked against the resulting filing including unchanged fields: given together, toiCode and subToiCode must match (stated); given alone, either must match the other's stored value. */
         PatchManagedFiling: {
             /** Format: uuid */
             companyId?: string;
@@ -1532,6 +1731,194 @@ export interface components {
             effectiveFromNew?: string | null;
             /** Format: date */
             effectiveFromRenewal?: string | null;
+        } | {
+            /** @constant */
+            toiCode: "01.0";
+            /** @enum {unknown} */
+            subToiCode: "01.0001" | "01.0002" | null;
+        } | {
+            /** @constant */
+            toiCode: "02.1";
+            /** @enum {unknown} */
+            subToiCode: "02.1000" | "02.1001" | "02.1002" | null;
+        } | {
+            /** @constant */
+            toiCode: "02.3";
+            /** @enum {unknown} */
+            subToiCode: "02.3001" | "02.3002" | "02.3003" | "02.3004" | null;
+        } | {
+            /** @constant */
+            toiCode: "03.0";
+            /** @enum {unknown} */
+            subToiCode: "03.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "04.0";
+            /** @enum {unknown} */
+            subToiCode: "04.0000" | "04.0001" | "04.0002" | "04.0003" | "04.0004" | "04.0005" | null;
+        } | {
+            /** @constant */
+            toiCode: "05.0";
+            /** @enum {unknown} */
+            subToiCode: "05.0000" | "05.0001" | "05.0002" | "05.0003" | "05.0004" | "05.0005" | "05.0006" | "05.0007" | null;
+        } | {
+            /** @constant */
+            toiCode: "05.1";
+            /** @enum {unknown} */
+            subToiCode: "05.1000" | "05.1001" | "05.1002" | "05.1003" | "05.1004" | "05.1005" | "05.1006" | "05.1007" | null;
+        } | {
+            /** @constant */
+            toiCode: "05.2";
+            /** @enum {unknown} */
+            subToiCode: "05.2000" | "05.2001" | "05.2002" | "05.2003" | "05.2004" | "05.2005" | "05.2006" | "05.2007" | null;
+        } | {
+            /** @constant */
+            toiCode: "06.0";
+            /** @enum {unknown} */
+            subToiCode: "06.0000" | "06.0001" | "06.0002" | "06.0003" | "06.0004" | null;
+        } | {
+            /** @constant */
+            toiCode: "08.0";
+            /** @enum {unknown} */
+            subToiCode: "08.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "09.0";
+            /** @enum {unknown} */
+            subToiCode: "09.0000" | "09.0001" | "09.0002" | "09.0003" | "09.0004" | "09.0005" | "09.0006" | "09.0007" | "09.0008" | "09.0009" | "09.0010" | null;
+        } | {
+            /** @constant */
+            toiCode: "10.0";
+            /** @enum {unknown} */
+            subToiCode: "10.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "11.0";
+            /** @enum {unknown} */
+            subToiCode: "11.0000" | "11.0001" | "11.0002" | "11.0003" | "11.0004" | "11.0005" | "11.0006" | "11.0007" | "11.0008" | "11.0009" | "11.0010" | "11.0011" | "11.0012" | "11.0013" | "11.0014" | "11.0015" | "11.0016" | "11.0017" | "11.0018" | "11.0019" | "11.0020" | "11.0021" | "11.0022" | "11.0023" | "11.0024" | "11.0025" | "11.0026" | "11.0027" | "11.0028" | "11.0029" | "11.0030" | "11.0031" | "11.0032" | "11.0033" | null;
+        } | {
+            /** @constant */
+            toiCode: "11.1";
+            /** @enum {unknown} */
+            subToiCode: "11.1000" | "11.1001" | "11.1002" | "11.1003" | "11.1004" | "11.1005" | "11.1006" | "11.1007" | "11.1008" | "11.1009" | "11.1010" | "11.1011" | "11.1012" | "11.1013" | "11.1014" | "11.1015" | "11.1016" | "11.1017" | "11.1018" | "11.1019" | "11.1020" | "11.1021" | "11.1022" | "11.1023" | "11.1024" | "11.1025" | "11.1026" | "11.1027" | "11.1028" | "11.1029" | "11.1030" | "11.1031" | "11.1032" | "11.1033" | null;
+        } | {
+            /** @constant */
+            toiCode: "11.2";
+            /** @enum {unknown} */
+            subToiCode: "11.2000" | "11.2001" | "11.2002" | "11.2003" | "11.2004" | "11.2005" | "11.2006" | "11.2007" | "11.2008" | "11.2009" | "11.2010" | "11.2011" | "11.2012" | "11.2013" | "11.2014" | "11.2015" | "11.2016" | "11.2017" | "11.2018" | "11.2019" | "11.2020" | "11.2021" | "11.2022" | "11.2023" | "11.2024" | "11.2025" | "11.2026" | "11.2027" | "11.2028" | "11.2029" | "11.2030" | "11.2031" | "11.2032" | "11.2033" | null;
+        } | {
+            /** @constant */
+            toiCode: "12.0";
+            /** @enum {unknown} */
+            subToiCode: "12.0001" | "12.0002" | null;
+        } | {
+            /** @constant */
+            toiCode: "16.0";
+            /** @enum {unknown} */
+            subToiCode: "16.0000" | "16.0001" | "16.0002" | "16.0003" | "16.0004" | "16.0005" | null;
+        } | {
+            /** @constant */
+            toiCode: "17.0";
+            /** @enum {unknown} */
+            subToiCode: "17.0000" | "17.0001" | "17.0002" | "17.0003" | "17.0004" | "17.0005" | "17.0006" | "17.0007" | "17.0008" | "17.0009" | "17.0010" | "17.0011" | "17.0012" | "17.0013" | "17.0014" | "17.0015" | "17.0016" | "17.0017" | "17.0018" | "17.0019" | "17.0020" | "17.0021" | "17.0022" | "17.0023" | "17.0024" | "17.0025" | "17.0026" | "17.0027" | "17.0028" | "17.0029" | null;
+        } | {
+            /** @constant */
+            toiCode: "17.1";
+            /** @enum {unknown} */
+            subToiCode: "17.1000" | "17.1001" | "17.1002" | "17.1003" | "17.1004" | "17.1005" | "17.1006" | "17.1007" | "17.1008" | "17.1009" | "17.1010" | "17.1011" | "17.1012" | "17.1013" | "17.1014" | "17.1015" | "17.1016" | "17.1017" | "17.1018" | "17.1019" | "17.1020" | "17.1021" | "17.1022" | "17.1023" | "17.1024" | "17.1025" | "17.1026" | "17.1027" | "17.1028" | "17.1029" | null;
+        } | {
+            /** @constant */
+            toiCode: "17.2";
+            /** @enum {unknown} */
+            subToiCode: "17.2000" | "17.2001" | "17.2002" | "17.2003" | "17.2004" | "17.2005" | "17.2006" | "17.2007" | "17.2008" | "17.2009" | "17.2010" | "17.2011" | "17.2012" | "17.2013" | "17.2014" | "17.2015" | "17.2016" | "17.2017" | "17.2018" | "17.2019" | "17.2020" | "17.2021" | "17.2022" | "17.2023" | "17.2024" | "17.2025" | "17.2026" | "17.2027" | "17.2028" | "17.2029" | null;
+        } | {
+            /** @constant */
+            toiCode: "18.0";
+            /** @enum {unknown} */
+            subToiCode: "18.0000" | "18.0001" | "18.0002" | null;
+        } | {
+            /** @constant */
+            toiCode: "19.0";
+            /** @enum {unknown} */
+            subToiCode: "19.0000" | "19.0001" | "19.0002" | "19.0003" | "19.0004" | null;
+        } | {
+            /** @constant */
+            toiCode: "20.0";
+            /** @enum {unknown} */
+            subToiCode: "20.0000" | "20.0001" | "20.0002" | "20.0003" | "20.0004" | null;
+        } | {
+            /** @constant */
+            toiCode: "21.4";
+            /** @enum {unknown} */
+            subToiCode: "21.0004" | null;
+        } | {
+            /** @constant */
+            toiCode: "22.0";
+            /** @enum {unknown} */
+            subToiCode: "22.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "23.0";
+            /** @enum {unknown} */
+            subToiCode: "23.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "24.0";
+            /** @enum {unknown} */
+            subToiCode: "24.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "26.0";
+            /** @enum {unknown} */
+            subToiCode: "26.0001" | "26.0002" | null;
+        } | {
+            /** @constant */
+            toiCode: "27.0";
+            /** @enum {unknown} */
+            subToiCode: "27.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "28.1";
+            /** @enum {unknown} */
+            subToiCode: "28.1000" | null;
+        } | {
+            /** @constant */
+            toiCode: "28.2";
+            /** @enum {unknown} */
+            subToiCode: "28.2001" | "28.2002" | "28.2003" | "28.2004" | "28.2005" | "28.2006" | null;
+        } | {
+            /** @constant */
+            toiCode: "28.3";
+            /** @enum {unknown} */
+            subToiCode: "28.3000" | null;
+        } | {
+            /** @constant */
+            toiCode: "30.0";
+            /** @enum {unknown} */
+            subToiCode: "30.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "30.1";
+            /** @enum {unknown} */
+            subToiCode: "30.1000" | null;
+        } | {
+            /** @constant */
+            toiCode: "33.0";
+            /** @enum {unknown} */
+            subToiCode: "33.0001" | "33.0002" | "33.0003" | "33.0004" | "33.0005" | "33.0006" | null;
+        } | {
+            /** @constant */
+            toiCode: "34.0";
+            /** @enum {unknown} */
+            subToiCode: "34.0000" | null;
+        } | {
+            /** @constant */
+            toiCode: "35.0";
+            /** @enum {unknown} */
+            subToiCode: "35.0000" | "35.0001" | "35.0002" | null;
+        } | unknown | unknown | {
+            /** @constant */
+            subToiCode?: unknown;
         };
         ManagedFilingItemList: {
             items: components["schemas"]["ManagedFilingItem"][];
@@ -1777,6 +2164,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *       "tenantId": "22c744cd-a0e0-4ed0-825d-733681f94461",
+                     *       "name": "Dana Demo",
+                     *       "email": "dana.demo@example.com"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CurrentUser"];
                 };
             };
@@ -1802,29 +2197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-            403: {
-                headers: {
-                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found or not visible (`not_found`). */
-            404: {
-                headers: {
-                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -1835,7 +2208,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -1894,7 +2267,7 @@ export interface operations {
             query?: {
                 /**
                  * @description 1 to 200, default 50
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -1919,7 +2292,7 @@ export interface operations {
                 excludeCarrier?: string | string[];
                 /**
                  * @description Two-letter state code; repeat for several (OR).
-                 * @example FL
+                 * @example AR
                  */
                 state?: string | string[];
                 /**
@@ -2018,7 +2391,7 @@ export interface operations {
                  */
                 stateStatusChangedDateTo?: string;
                 /**
-                 * @description Up to three keys, "-" for descending; default -submissionDate; nulls last; id breaks ties.
+                 * @description Up to three keys, "-" for descending, each key once (not both `x` and `-x`); default -submissionDate; nulls last; id breaks ties.
                  * @example -submissionDate
                  */
                 sort?: ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference") | ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference")[];
@@ -2037,6 +2410,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "filings": [
+                     *         {
+                     *           "id": "16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b",
+                     *           "source": "serff",
+                     *           "sourceReference": "SLVL-134258881",
+                     *           "state": "AR",
+                     *           "companyName": "Ashgrove County Mutual",
+                     *           "naicCompanyCodes": [
+                     *             "72310"
+                     *           ],
+                     *           "naicGroupCode": "5170",
+                     *           "carrierIds": [],
+                     *           "groupId": null,
+                     *           "productName": "Ashgrove Rental Dwelling Program",
+                     *           "typeOfInsurance": "01.0 Property",
+                     *           "subTypeOfInsurance": "01.0002 Personal Property (Fire and Allied Lines)",
+                     *           "toiCode": "01.0",
+                     *           "subToiCode": "01.0002",
+                     *           "filingType": "Form",
+                     *           "sourceStatus": "Closed-Approved",
+                     *           "submissionDate": "2025-05-22",
+                     *           "dispositionDate": "2025-08-07",
+                     *           "businessType": "Property & Casualty",
+                     *           "normalizedOutcome": "APPROVED",
+                     *           "filingTypeNormalized": "FORM",
+                     *           "stateStatusChangedDate": "2025-08-08"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["CatalogFilingPage"];
                 };
             };
@@ -2084,7 +2490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2095,7 +2501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2154,7 +2560,7 @@ export interface operations {
             query?: {
                 /**
                  * @description 1 to 200, default 50
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -2179,7 +2585,7 @@ export interface operations {
                 excludeCarrier?: string | string[];
                 /**
                  * @description Two-letter state code; repeat for several (OR).
-                 * @example FL
+                 * @example AR
                  */
                 state?: string | string[];
                 /**
@@ -2278,7 +2684,7 @@ export interface operations {
                  */
                 stateStatusChangedDateTo?: string;
                 /**
-                 * @description Up to three keys, "-" for descending; default -submissionDate; nulls last; id breaks ties.
+                 * @description Up to three keys, "-" for descending, each key once (not both `x` and `-x`); default -submissionDate; nulls last; id breaks ties.
                  * @example -submissionDate
                  */
                 sort?: ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference") | ("submissionDate" | "-submissionDate" | "dispositionDate" | "-dispositionDate" | "stateStatusChangedDate" | "-stateStatusChangedDate" | "companyName" | "-companyName" | "state" | "-state" | "sourceReference" | "-sourceReference")[];
@@ -2297,6 +2703,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "filings": [
+                     *         {
+                     *           "id": "16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b",
+                     *           "source": "serff",
+                     *           "sourceReference": "SLVL-134258881",
+                     *           "state": "AR",
+                     *           "companyName": "Ashgrove County Mutual",
+                     *           "naicCompanyCodes": [
+                     *             "72310"
+                     *           ],
+                     *           "naicGroupCode": "5170",
+                     *           "carrierIds": [],
+                     *           "groupId": null,
+                     *           "productName": "Ashgrove Rental Dwelling Program",
+                     *           "typeOfInsurance": "01.0 Property",
+                     *           "subTypeOfInsurance": "01.0002 Personal Property (Fire and Allied Lines)",
+                     *           "toiCode": "01.0",
+                     *           "subToiCode": "01.0002",
+                     *           "filingType": "Form",
+                     *           "sourceStatus": "Closed-Approved",
+                     *           "submissionDate": "2025-05-22",
+                     *           "dispositionDate": "2025-08-07",
+                     *           "businessType": "Property & Casualty",
+                     *           "normalizedOutcome": "APPROVED",
+                     *           "filingTypeNormalized": "FORM",
+                     *           "stateStatusChangedDate": "2025-08-08"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["CatalogFilingPage"];
                 };
             };
@@ -2344,7 +2783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2355,7 +2794,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2416,7 +2855,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b
                  */
                 filingId: string;
             };
@@ -2432,6 +2871,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b",
+                     *       "source": "serff",
+                     *       "sourceReference": "SLVL-134258881",
+                     *       "state": "AR",
+                     *       "companyName": "Ashgrove County Mutual",
+                     *       "naicCompanyCodes": [
+                     *         "72310"
+                     *       ],
+                     *       "naicGroupCode": "5170",
+                     *       "carrierIds": [],
+                     *       "groupId": null,
+                     *       "productName": "Ashgrove Rental Dwelling Program",
+                     *       "typeOfInsurance": "01.0 Property",
+                     *       "subTypeOfInsurance": "01.0002 Personal Property (Fire and Allied Lines)",
+                     *       "toiCode": "01.0",
+                     *       "subToiCode": "01.0002",
+                     *       "filingType": "Form",
+                     *       "sourceStatus": "Closed-Approved",
+                     *       "submissionDate": "2025-05-22",
+                     *       "dispositionDate": "2025-08-07",
+                     *       "businessType": "Property & Casualty",
+                     *       "normalizedOutcome": "APPROVED",
+                     *       "filingTypeNormalized": "FORM",
+                     *       "stateStatusChangedDate": "2025-08-08",
+                     *       "description": "Revised Dwelling Fire policy forms and endorsements for Ashgrove Rental Dwelling Program addressing wildfire surcharge.",
+                     *       "files": {
+                     *         "count": 2,
+                     *         "byRole": {
+                     *           "form": 1,
+                     *           "supporting_document": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CatalogFilingDetail"];
                 };
             };
@@ -2479,7 +2954,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2490,7 +2965,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2551,7 +3026,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b
                  */
                 filingId: string;
             };
@@ -2567,6 +3042,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b",
+                     *       "source": "serff",
+                     *       "sourceReference": "SLVL-134258881",
+                     *       "state": "AR",
+                     *       "companyName": "Ashgrove County Mutual",
+                     *       "naicCompanyCodes": [
+                     *         "72310"
+                     *       ],
+                     *       "naicGroupCode": "5170",
+                     *       "carrierIds": [],
+                     *       "groupId": null,
+                     *       "productName": "Ashgrove Rental Dwelling Program",
+                     *       "typeOfInsurance": "01.0 Property",
+                     *       "subTypeOfInsurance": "01.0002 Personal Property (Fire and Allied Lines)",
+                     *       "toiCode": "01.0",
+                     *       "subToiCode": "01.0002",
+                     *       "filingType": "Form",
+                     *       "sourceStatus": "Closed-Approved",
+                     *       "submissionDate": "2025-05-22",
+                     *       "dispositionDate": "2025-08-07",
+                     *       "businessType": "Property & Casualty",
+                     *       "normalizedOutcome": "APPROVED",
+                     *       "filingTypeNormalized": "FORM",
+                     *       "stateStatusChangedDate": "2025-08-08",
+                     *       "description": "Revised Dwelling Fire policy forms and endorsements for Ashgrove Rental Dwelling Program addressing wildfire surcharge.",
+                     *       "files": {
+                     *         "count": 2,
+                     *         "byRole": {
+                     *           "form": 1,
+                     *           "supporting_document": 1
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CatalogFilingDetail"];
                 };
             };
@@ -2614,7 +3125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2625,7 +3136,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2709,7 +3220,7 @@ export interface operations {
                 toi?: string | string[];
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -2732,6 +3243,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "carriers": [
+                     *         {
+                     *           "id": "carrier_13625",
+                     *           "identifiers": [
+                     *             {
+                     *               "value": "13625",
+                     *               "scheme": "naic_company"
+                     *             }
+                     *           ],
+                     *           "name": "Amber Fields Casualty Company",
+                     *           "group": {
+                     *             "id": "carrier_group_112",
+                     *             "name": "Stonebridge Group"
+                     *           },
+                     *           "domicile": "SC",
+                     *           "status": "active",
+                     *           "grossPremiumWritten": {
+                     *             "year": 2024,
+                     *             "amount": 2394601313.79
+                     *           },
+                     *           "cessionRatio": null
+                     *         },
+                     *         {
+                     *           "id": "carrier_18690",
+                     *           "identifiers": [
+                     *             {
+                     *               "value": "18690",
+                     *               "scheme": "naic_company"
+                     *             }
+                     *           ],
+                     *           "name": "Aspen Hollow Property & Casualty Insurance Company",
+                     *           "group": {
+                     *             "id": "carrier_group_1509",
+                     *             "name": "Brightwater Insurance Group"
+                     *           },
+                     *           "domicile": "NY",
+                     *           "status": "active",
+                     *           "grossPremiumWritten": {
+                     *             "year": 2024,
+                     *             "amount": 2150971505.96
+                     *           },
+                     *           "cessionRatio": {
+                     *             "year": 2024,
+                     *             "value": 0.199
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "Ac5rChkNUSIxvuvqxqgAeyJvIjoyfR1X9TMk5Z3zcG-UmA"
+                     *     }
+                     */
                     "application/json": {
                         carriers: components["schemas"]["Carrier"][];
                         nextCursor: string | null;
@@ -2782,7 +3345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2793,7 +3356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2854,7 +3417,7 @@ export interface operations {
             path: {
                 /**
                  * @description A directory carrier id.
-                 * @example carrier_20382
+                 * @example carrier_13625
                  */
                 carrierId: string;
             };
@@ -2870,6 +3433,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "carrier_13625",
+                     *       "identifiers": [
+                     *         {
+                     *           "value": "13625",
+                     *           "scheme": "naic_company"
+                     *         }
+                     *       ],
+                     *       "name": "Amber Fields Casualty Company",
+                     *       "group": {
+                     *         "id": "carrier_group_112",
+                     *         "name": "Stonebridge Group"
+                     *       },
+                     *       "domicile": "SC",
+                     *       "status": "active",
+                     *       "grossPremiumWritten": {
+                     *         "year": 2024,
+                     *         "amount": 2394601313.79
+                     *       },
+                     *       "cessionRatio": null,
+                     *       "aliases": [
+                     *         "AMBER FIELDS CASUALTY",
+                     *         "Amber Fields Casualty Ins. Co."
+                     *       ],
+                     *       "groupMembers": [
+                     *         {
+                     *           "id": "carrier_37714",
+                     *           "name": "Stonebridge County Mutual Insurance Company"
+                     *         },
+                     *         {
+                     *           "id": "carrier_42963",
+                     *           "name": "Stonebridge Indemnity Company"
+                     *         }
+                     *       ],
+                     *       "mgas": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["CarrierDetail"];
                 };
             };
@@ -2917,7 +3518,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2928,7 +3529,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -2997,7 +3598,7 @@ export interface operations {
                 identifier?: string | string[];
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -3020,6 +3621,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "carrierGroups": [
+                     *         {
+                     *           "id": "carrier_group_2351",
+                     *           "name": "Blue Heron Holdings Group",
+                     *           "identifiers": [
+                     *             {
+                     *               "value": "2351",
+                     *               "scheme": "naic_group"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "carrier_group_1257",
+                     *           "name": "Bluewater Group",
+                     *           "identifiers": [
+                     *             {
+                     *               "value": "1257",
+                     *               "scheme": "naic_group"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": "AXJrChkNhNnZwNMASH0AeyJuYW1lIjoiQmx1ZXdhdGVyIEdyb3VwIiwiaWQiOiJjYXJyaWVyX2dyb3VwXzEyNTcifZxsXHLcHDu7kQDXOA"
+                     *     }
+                     */
                     "application/json": {
                         carrierGroups: components["schemas"]["CarrierGroup"][];
                         nextCursor: string | null;
@@ -3070,7 +3698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3081,7 +3709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3142,7 +3770,7 @@ export interface operations {
             path: {
                 /**
                  * @description A directory carrier group id.
-                 * @example carrier_group_3294
+                 * @example carrier_group_2351
                  */
                 groupId: string;
             };
@@ -3158,6 +3786,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "carrier_group_2351",
+                     *       "name": "Blue Heron Holdings Group",
+                     *       "identifiers": [
+                     *         {
+                     *           "value": "2351",
+                     *           "scheme": "naic_group"
+                     *         }
+                     *       ],
+                     *       "members": [
+                     *         {
+                     *           "id": "carrier_30496",
+                     *           "name": "Blue Heron Assurance Company"
+                     *         },
+                     *         {
+                     *           "id": "carrier_41184",
+                     *           "name": "Blue Heron County Mutual Insurance Company"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CarrierGroupDetail"];
                 };
             };
@@ -3205,7 +3855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3216,7 +3866,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3280,7 +3930,7 @@ export interface operations {
                 name?: string;
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -3303,6 +3953,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "mgas": [
+                     *         {
+                     *           "id": "mga_blue-ridge-program-managers",
+                     *           "slug": "blue-ridge-program-managers",
+                     *           "name": "Blue Ridge Program Managers",
+                     *           "aliases": [
+                     *             "Blue Ridge",
+                     *             "Blue Ridge Program Managers, LLC"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "mga_coastal-risk-partners",
+                     *           "slug": "coastal-risk-partners",
+                     *           "name": "Coastal Risk Partners",
+                     *           "aliases": [
+                     *             "Coastal Risk",
+                     *             "Coastal Risk Partners, LLC"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": "AT1rChkN9voNLX9nr8AAeyJuYW1lIjoiQ29hc3RhbCBSaXNrIFBhcnRuZXJzIiwiaWQiOiJtZ2FfY29hc3RhbC1yaXNrLXBhcnRuZXJzIn1-WTDTy_Jo8SXzA_k"
+                     *     }
+                     */
                     "application/json": {
                         mgas: components["schemas"]["Mga"][];
                         nextCursor: string | null;
@@ -3353,7 +4028,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3364,7 +4039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3425,7 +4100,7 @@ export interface operations {
             path: {
                 /**
                  * @description A directory MGA id.
-                 * @example mga_coastal-risk-partners
+                 * @example mga_blue-ridge-program-managers
                  */
                 mgaId: string;
             };
@@ -3441,6 +4116,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "mga_blue-ridge-program-managers",
+                     *       "slug": "blue-ridge-program-managers",
+                     *       "name": "Blue Ridge Program Managers",
+                     *       "aliases": [
+                     *         "Blue Ridge",
+                     *         "Blue Ridge Program Managers, LLC"
+                     *       ],
+                     *       "carriers": [
+                     *         {
+                     *           "id": "carrier_32726",
+                     *           "name": "Stonebridge Preferred Insurance Company",
+                     *           "role": "fronting carrier",
+                     *           "sourceNotes": "Program administrator agreement with Stonebridge Preferred Insurance Company filed 2024; policies issued on Stonebridge Preferred Insurance Company paper."
+                     *         },
+                     *         {
+                     *           "id": "carrier_34589",
+                     *           "name": "Zephyr County Mutual Insurance Company",
+                     *           "role": "capacity provider",
+                     *           "sourceNotes": "Quota share capacity of 41% per 2021 program summary."
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["MgaDetail"];
                 };
             };
@@ -3488,7 +4188,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3499,7 +4199,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3603,7 +4303,7 @@ export interface operations {
                 admitted?: boolean;
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -3628,6 +4328,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "products": [
+                     *         {
+                     *           "id": "product_1009",
+                     *           "name": "Blue Heron NetSecure",
+                     *           "type": "cyber",
+                     *           "admitted": true,
+                     *           "predecessorProductId": null,
+                     *           "note": null,
+                     *           "group": {
+                     *             "id": "carrier_group_2351",
+                     *             "name": "Blue Heron Holdings Group"
+                     *           },
+                     *           "mga": null,
+                     *           "availabilitySummary": {
+                     *             "states": [
+                     *               "NJ",
+                     *               "MN"
+                     *             ],
+                     *             "stateCount": 3
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "product_1030",
+                     *           "name": "Blue WorkSafe",
+                     *           "type": "workers_comp",
+                     *           "admitted": false,
+                     *           "predecessorProductId": null,
+                     *           "note": "Written on a surplus lines basis; workers compensation forms are not filed in every state.",
+                     *           "group": null,
+                     *           "mga": {
+                     *             "id": "mga_blue-ridge-program-managers",
+                     *             "name": "Blue Ridge Program Managers"
+                     *           },
+                     *           "availabilitySummary": {
+                     *             "states": [
+                     *               "HI",
+                     *               "AL"
+                     *             ],
+                     *             "stateCount": 5
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "Ad5rChkNEWLZlwmWBO8AeyJvIjoyfRI2kfCZDC2ys_zvsw"
+                     *     }
+                     */
                     "application/json": {
                         products: components["schemas"]["ProductListItem"][];
                         nextCursor: string | null;
@@ -3678,7 +4425,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3689,7 +4436,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3793,7 +4540,7 @@ export interface operations {
                 admitted?: boolean;
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -3818,6 +4565,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "products": [
+                     *         {
+                     *           "id": "product_1009",
+                     *           "name": "Blue Heron NetSecure",
+                     *           "type": "cyber",
+                     *           "admitted": true,
+                     *           "predecessorProductId": null,
+                     *           "note": null,
+                     *           "group": {
+                     *             "id": "carrier_group_2351",
+                     *             "name": "Blue Heron Holdings Group"
+                     *           },
+                     *           "mga": null,
+                     *           "availabilitySummary": {
+                     *             "states": [
+                     *               "NJ",
+                     *               "MN"
+                     *             ],
+                     *             "stateCount": 3
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "product_1030",
+                     *           "name": "Blue WorkSafe",
+                     *           "type": "workers_comp",
+                     *           "admitted": false,
+                     *           "predecessorProductId": null,
+                     *           "note": "Written on a surplus lines basis; workers compensation forms are not filed in every state.",
+                     *           "group": null,
+                     *           "mga": {
+                     *             "id": "mga_blue-ridge-program-managers",
+                     *             "name": "Blue Ridge Program Managers"
+                     *           },
+                     *           "availabilitySummary": {
+                     *             "states": [
+                     *               "HI",
+                     *               "AL"
+                     *             ],
+                     *             "stateCount": 5
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "Ad5rChkNEWLZlwmWBO8AeyJvIjoyfRI2kfCZDC2ys_zvsw"
+                     *     }
+                     */
                     "application/json": {
                         products: components["schemas"]["ProductListItem"][];
                         nextCursor: string | null;
@@ -3868,7 +4662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3879,7 +4673,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -3940,7 +4734,7 @@ export interface operations {
             path: {
                 /**
                  * @description A directory product id.
-                 * @example product_1001
+                 * @example product_1019
                  */
                 productId: string;
             };
@@ -3956,6 +4750,81 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "product_1019",
+                     *       "name": "Bluewater Dwelling Fire DP-3",
+                     *       "type": "dwelling_fire",
+                     *       "admitted": true,
+                     *       "predecessorProductId": null,
+                     *       "note": null,
+                     *       "group": {
+                     *         "id": "carrier_group_1257",
+                     *         "name": "Bluewater Group"
+                     *       },
+                     *       "mga": null,
+                     *       "availability": [
+                     *         {
+                     *           "state": "NH",
+                     *           "writingCompanies": [
+                     *             {
+                     *               "id": "carrier_14467",
+                     *               "name": "Bluewater Property & Casualty Insurance Company"
+                     *             },
+                     *             {
+                     *               "id": "carrier_10006",
+                     *               "name": "Bluewater Mutual Insurance Company"
+                     *             }
+                     *           ],
+                     *           "toiCodes": [
+                     *             "01.0"
+                     *           ],
+                     *           "subtoiCodes": [
+                     *             "01.0002"
+                     *           ],
+                     *           "note": null
+                     *         },
+                     *         {
+                     *           "state": "DE",
+                     *           "writingCompanies": [
+                     *             {
+                     *               "id": "carrier_43742",
+                     *               "name": "Golden Gate Valley Mutual Insurance Company"
+                     *             }
+                     *           ],
+                     *           "toiCodes": [
+                     *             "01.0"
+                     *           ],
+                     *           "subtoiCodes": [
+                     *             "01.0002"
+                     *           ],
+                     *           "note": null
+                     *         }
+                     *       ],
+                     *       "claims": [
+                     *         {
+                     *           "text": "Bluewater Dwelling Fire DP-3 includes vacancy clause provisions in its filed dwelling fire program (District of Columbia).",
+                     *           "citations": [
+                     *             {
+                     *               "kind": "filing",
+                     *               "filingId": "d36fc812-3276-4e9d-a63e-ba8212bb500b"
+                     *             }
+                     *           ],
+                     *           "verified": true
+                     *         },
+                     *         {
+                     *           "text": "Compared with peer dwelling fire programs, Bluewater Dwelling Fire DP-3 offers broader actual cash value terms (carrier marketing material; not verified against filings).",
+                     *           "citations": [
+                     *             {
+                     *               "kind": "unavailable",
+                     *               "reason": "internal_source"
+                     *             }
+                     *           ],
+                     *           "verified": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Product"];
                 };
             };
@@ -4003,7 +4872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4014,7 +4883,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4075,7 +4944,7 @@ export interface operations {
             path: {
                 /**
                  * @description A directory product id.
-                 * @example product_1001
+                 * @example product_1019
                  */
                 productId: string;
             };
@@ -4091,6 +4960,81 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "product_1019",
+                     *       "name": "Bluewater Dwelling Fire DP-3",
+                     *       "type": "dwelling_fire",
+                     *       "admitted": true,
+                     *       "predecessorProductId": null,
+                     *       "note": null,
+                     *       "group": {
+                     *         "id": "carrier_group_1257",
+                     *         "name": "Bluewater Group"
+                     *       },
+                     *       "mga": null,
+                     *       "availability": [
+                     *         {
+                     *           "state": "NH",
+                     *           "writingCompanies": [
+                     *             {
+                     *               "id": "carrier_14467",
+                     *               "name": "Bluewater Property & Casualty Insurance Company"
+                     *             },
+                     *             {
+                     *               "id": "carrier_10006",
+                     *               "name": "Bluewater Mutual Insurance Company"
+                     *             }
+                     *           ],
+                     *           "toiCodes": [
+                     *             "01.0"
+                     *           ],
+                     *           "subtoiCodes": [
+                     *             "01.0002"
+                     *           ],
+                     *           "note": null
+                     *         },
+                     *         {
+                     *           "state": "DE",
+                     *           "writingCompanies": [
+                     *             {
+                     *               "id": "carrier_43742",
+                     *               "name": "Golden Gate Valley Mutual Insurance Company"
+                     *             }
+                     *           ],
+                     *           "toiCodes": [
+                     *             "01.0"
+                     *           ],
+                     *           "subtoiCodes": [
+                     *             "01.0002"
+                     *           ],
+                     *           "note": null
+                     *         }
+                     *       ],
+                     *       "claims": [
+                     *         {
+                     *           "text": "Bluewater Dwelling Fire DP-3 includes vacancy clause provisions in its filed dwelling fire program (District of Columbia).",
+                     *           "citations": [
+                     *             {
+                     *               "kind": "filing",
+                     *               "filingId": "d36fc812-3276-4e9d-a63e-ba8212bb500b"
+                     *             }
+                     *           ],
+                     *           "verified": true
+                     *         },
+                     *         {
+                     *           "text": "Compared with peer dwelling fire programs, Bluewater Dwelling Fire DP-3 offers broader actual cash value terms (carrier marketing material; not verified against filings).",
+                     *           "citations": [
+                     *             {
+                     *               "kind": "unavailable",
+                     *               "reason": "internal_source"
+                     *             }
+                     *           ],
+                     *           "verified": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Product"];
                 };
             };
@@ -4138,7 +5082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4149,7 +5093,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4210,12 +5154,12 @@ export interface operations {
             path: {
                 /**
                  * @description A directory product id.
-                 * @example product_1001
+                 * @example product_1019
                  */
                 productId: string;
                 /**
                  * @description A two-letter state code where the product is available.
-                 * @example MA
+                 * @example DC
                  */
                 state: string;
             };
@@ -4231,6 +5175,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "filings": [
+                     *         {
+                     *           "id": "d36fc812-3276-4e9d-a63e-ba8212bb500b",
+                     *           "source": "serff",
+                     *           "sourceReference": "BLWT-134001661",
+                     *           "state": "DC",
+                     *           "companyName": "Bluewater Property & Casualty Insurance Company",
+                     *           "naicCompanyCodes": [
+                     *             "14467"
+                     *           ],
+                     *           "naicGroupCode": "1257",
+                     *           "carrierIds": [
+                     *             "carrier_14467"
+                     *           ],
+                     *           "groupId": "carrier_group_1257",
+                     *           "productName": "Bluewater Dwelling Fire DP-3",
+                     *           "typeOfInsurance": "01.0 Property",
+                     *           "subTypeOfInsurance": "01.0002 Personal Property (Fire and Allied Lines)",
+                     *           "toiCode": "01.0",
+                     *           "subToiCode": "01.0002",
+                     *           "filingType": "Form/Rate",
+                     *           "sourceStatus": "Closed-Filed",
+                     *           "submissionDate": "2024-10-05",
+                     *           "dispositionDate": "2024-12-11",
+                     *           "businessType": "Property & Casualty",
+                     *           "normalizedOutcome": "FILED",
+                     *           "filingTypeNormalized": "FORM_RATE",
+                     *           "stateStatusChangedDate": "2024-12-11"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         filings: components["schemas"]["CatalogFiling"][];
                         nextCursor: null;
@@ -4281,7 +5260,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4292,7 +5271,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4353,12 +5332,12 @@ export interface operations {
             path: {
                 /**
                  * @description A directory product id.
-                 * @example product_1001
+                 * @example product_1019
                  */
                 productId: string;
                 /**
                  * @description A two-letter state code where the product is available.
-                 * @example MA
+                 * @example DC
                  */
                 state: string;
             };
@@ -4374,6 +5353,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "filings": [
+                     *         {
+                     *           "id": "d36fc812-3276-4e9d-a63e-ba8212bb500b",
+                     *           "source": "serff",
+                     *           "sourceReference": "BLWT-134001661",
+                     *           "state": "DC",
+                     *           "companyName": "Bluewater Property & Casualty Insurance Company",
+                     *           "naicCompanyCodes": [
+                     *             "14467"
+                     *           ],
+                     *           "naicGroupCode": "1257",
+                     *           "carrierIds": [
+                     *             "carrier_14467"
+                     *           ],
+                     *           "groupId": "carrier_group_1257",
+                     *           "productName": "Bluewater Dwelling Fire DP-3",
+                     *           "typeOfInsurance": "01.0 Property",
+                     *           "subTypeOfInsurance": "01.0002 Personal Property (Fire and Allied Lines)",
+                     *           "toiCode": "01.0",
+                     *           "subToiCode": "01.0002",
+                     *           "filingType": "Form/Rate",
+                     *           "sourceStatus": "Closed-Filed",
+                     *           "submissionDate": "2024-10-05",
+                     *           "dispositionDate": "2024-12-11",
+                     *           "businessType": "Property & Casualty",
+                     *           "normalizedOutcome": "FILED",
+                     *           "filingTypeNormalized": "FORM_RATE",
+                     *           "stateStatusChangedDate": "2024-12-11"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": {
                         filings: components["schemas"]["CatalogFiling"][];
                         nextCursor: null;
@@ -4424,7 +5438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4435,7 +5449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4494,7 +5508,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -4507,7 +5521,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b
                  */
                 filingId: string;
             };
@@ -4523,6 +5537,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "files": [
+                     *         {
+                     *           "fileId": "8c9b3fdf-a891-420a-8bb5-5101b13dc3f7",
+                     *           "name": "AC-DW 04 01 25 Ashgrove Rental Dwelling Program Policy.pdf",
+                     *           "role": "form",
+                     *           "versionId": null,
+                     *           "mimeType": "application/pdf",
+                     *           "size": 6741,
+                     *           "pageCount": 3,
+                     *           "textAvailable": true,
+                     *           "restricted": false
+                     *         },
+                     *         {
+                     *           "fileId": "efa6a238-1289-40d5-8896-d25f5f7e7b8e",
+                     *           "name": "Explanatory Memorandum.pdf",
+                     *           "role": "supporting_document",
+                     *           "versionId": null,
+                     *           "mimeType": "application/pdf",
+                     *           "size": 4541,
+                     *           "pageCount": 2,
+                     *           "textAvailable": true,
+                     *           "restricted": false
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["FileInventory"];
                 };
             };
@@ -4581,7 +5624,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4592,7 +5635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4651,7 +5694,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -4664,7 +5707,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b
                  */
                 filingId: string;
             };
@@ -4680,6 +5723,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "files": [
+                     *         {
+                     *           "fileId": "8c9b3fdf-a891-420a-8bb5-5101b13dc3f7",
+                     *           "name": "AC-DW 04 01 25 Ashgrove Rental Dwelling Program Policy.pdf",
+                     *           "role": "form",
+                     *           "versionId": null,
+                     *           "mimeType": "application/pdf",
+                     *           "size": 6741,
+                     *           "pageCount": 3,
+                     *           "textAvailable": true,
+                     *           "restricted": false
+                     *         },
+                     *         {
+                     *           "fileId": "efa6a238-1289-40d5-8896-d25f5f7e7b8e",
+                     *           "name": "Explanatory Memorandum.pdf",
+                     *           "role": "supporting_document",
+                     *           "versionId": null,
+                     *           "mimeType": "application/pdf",
+                     *           "size": 4541,
+                     *           "pageCount": 2,
+                     *           "textAvailable": true,
+                     *           "restricted": false
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["FileInventory"];
                 };
             };
@@ -4738,7 +5810,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4749,7 +5821,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4808,7 +5880,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Largest chunk in UTF-8 bytes (4 to 1,048,576, default 65,536); a chunk never splits a character.
-                 * @example 4096
+                 * @example 600
                  */
                 maxBytes?: number;
                 /**
@@ -4821,7 +5893,7 @@ export interface operations {
             path: {
                 /**
                  * @description A stored file id (UUID), as listed in a filing's file inventory.
-                 * @example f810324b-b7b4-4bc7-b635-73b2a47e4c86
+                 * @example 8c9b3fdf-a891-420a-8bb5-5101b13dc3f7
                  */
                 fileId: string;
             };
@@ -4837,6 +5909,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "fileId": "8c9b3fdf-a891-420a-8bb5-5101b13dc3f7",
+                     *       "text": "Ashgrove County Mutual | Ashgrove Rental Dwelling Program | Arkansas | SERFF Tr Num SLVL-134258881\nAC-DW 04 01 25 Ashgrove Rental Dwelling Program Policy - Page 1 of 3\nAC-DW ASHGROVE RENTAL DWELLING PROGRAM POLICY - ARKANSAS\nThis policy ...",
+                     *       "textRevision": "6dd01b5e63b7d463",
+                     *       "versionId": null,
+                     *       "location": {
+                     *         "startOffsetBytes": 0,
+                     *         "endOffsetBytes": 600
+                     *       },
+                     *       "nextCursor": "AWdrChkNekKhhv9qDOYAeyJvIjo2MDAsInIiOiI2ZGQwMWI1ZTYzYjdkNDYzIn3ekD67BR5sGzu7VVA"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ExtractedTextChunk"];
                 };
             };
@@ -4895,7 +5980,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4906,7 +5991,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -4973,7 +6058,7 @@ export interface operations {
             path: {
                 /**
                  * @description A stored file id (UUID), as listed in a filing's file inventory.
-                 * @example f810324b-b7b4-4bc7-b635-73b2a47e4c86
+                 * @example 8c9b3fdf-a891-420a-8bb5-5101b13dc3f7
                  */
                 fileId: string;
             };
@@ -5049,7 +6134,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5060,7 +6145,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5150,31 +6235,49 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The original's bytes */
+            /** @description The original's bytes, with its stored media type */
             200: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    /** @description attachment, with the file name (`filename*` in UTF-8). */
+                    "Content-Disposition": string;
+                    /** @description The version served. */
+                    "File-Version-Id": string;
+                    /** @description `bytes`: a single byte range may be asked for. */
+                    "Accept-Ranges": string;
                     /** @description The SHA-256 of the content, quoted: the address pins this content. */
                     ETag: string;
                     /** @description `private, max-age=<seconds the address stays valid>, immutable`. */
                     "Cache-Control": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "*/*": string;
+                };
             };
             /** @description A byte range of the original */
             206: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
+                    /** @description attachment, with the file name (`filename*` in UTF-8). */
+                    "Content-Disposition": string;
+                    /** @description The version served. */
+                    "File-Version-Id": string;
+                    /** @description `bytes`: a single byte range may be asked for. */
+                    "Accept-Ranges": string;
                     /** @description The SHA-256 of the content, quoted: the address pins this content. */
                     ETag: string;
                     /** @description `private, max-age=<seconds the address stays valid>, immutable`. */
                     "Cache-Control": string;
+                    /** @description The range served: `bytes <start>-<end>/<size>`. */
+                    "Content-Range": string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "*/*": string;
+                };
             };
             /** @description Not Modified: If-None-Match names this content (no body) */
             304: {
@@ -5222,7 +6325,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5233,7 +6336,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5307,6 +6410,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "query": "wildfire surcharge roof age",
+                 *       "includePassages": true,
+                 *       "limit": 2,
+                 *       "intent": "how homeowners filings justify wildfire surcharges and roof age rating"
+                 *     }
+                 */
                 "application/json": components["schemas"]["InsuranceSearchRequest"];
             };
         };
@@ -5319,6 +6430,123 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "filings": [
+                     *         {
+                     *           "id": "2c3f7522-80a6-46b3-85cb-5cae9accb906",
+                     *           "source": "serff",
+                     *           "sourceReference": "PERR-134535927",
+                     *           "state": "NY",
+                     *           "companyName": "Palmetto Grove Casualty Company",
+                     *           "naicCompanyCodes": [
+                     *             "35587"
+                     *           ],
+                     *           "naicGroupCode": "2309",
+                     *           "carrierIds": [
+                     *             "carrier_35587"
+                     *           ],
+                     *           "groupId": "carrier_group_2309",
+                     *           "productName": "Palmetto Grove Road Ready",
+                     *           "typeOfInsurance": "19.0 Personal Auto",
+                     *           "subTypeOfInsurance": "19.0003 Recreational Vehicle",
+                     *           "toiCode": "19.0",
+                     *           "subToiCode": "19.0003",
+                     *           "filingType": "Rate/Rule",
+                     *           "sourceStatus": "Closed-Approved",
+                     *           "submissionDate": "2026-05-13",
+                     *           "dispositionDate": "2026-08-19",
+                     *           "businessType": "Property & Casualty",
+                     *           "normalizedOutcome": "APPROVED",
+                     *           "filingTypeNormalized": "RATE_RULE",
+                     *           "stateStatusChangedDate": "2026-08-20",
+                     *           "matches": [
+                     *             {
+                     *               "fileId": "c10e337f-b079-4cf7-a769-4c96e55516b1",
+                     *               "versionId": null,
+                     *               "name": "Palmetto Grove Road Ready Manual Pages - NY.pdf",
+                     *               "passages": [
+                     *                 {
+                     *                   "text": "Procedure: if the insured adds a driver mid-term, apply the surcharge in Table 30. … Example: when coverage is endorsed mid-term, apply the surcharge in Table",
+                     *                   "pageStart": 3,
+                     *                   "pageEnd": 3
+                     *                 },
+                     *                 {
+                     *                   "text": "driver mid-term, apply the surcharge in Table 33.",
+                     *                   "pageStart": 5,
+                     *                   "pageEnd": 5
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b",
+                     *           "source": "serff",
+                     *           "sourceReference": "SLVL-134258881",
+                     *           "state": "AR",
+                     *           "companyName": "Ashgrove County Mutual",
+                     *           "naicCompanyCodes": [
+                     *             "72310"
+                     *           ],
+                     *           "naicGroupCode": "5170",
+                     *           "carrierIds": [],
+                     *           "groupId": null,
+                     *           "productName": "Ashgrove Rental Dwelling Program",
+                     *           "typeOfInsurance": "01.0 Property",
+                     *           "subTypeOfInsurance": "01.0002 Personal Property (Fire and Allied Lines)",
+                     *           "toiCode": "01.0",
+                     *           "subToiCode": "01.0002",
+                     *           "filingType": "Form",
+                     *           "sourceStatus": "Closed-Approved",
+                     *           "submissionDate": "2025-05-22",
+                     *           "dispositionDate": "2025-08-07",
+                     *           "businessType": "Property & Casualty",
+                     *           "normalizedOutcome": "APPROVED",
+                     *           "filingTypeNormalized": "FORM",
+                     *           "stateStatusChangedDate": "2025-08-08",
+                     *           "matches": [
+                     *             {
+                     *               "fileId": "efa6a238-1289-40d5-8896-d25f5f7e7b8e",
+                     *               "versionId": null,
+                     *               "name": "Explanatory Memorandum.pdf",
+                     *               "passages": [
+                     *                 {
+                     *                   "text": "introduce the wildfire surcharge provisions of the Ashgrove Rental Dwelling Program program. … Policyholders will be notified of the wildfire surcharge change at least 55 days before renewal.",
+                     *                   "pageStart": 1,
+                     *                   "pageEnd": 1
+                     *                 },
+                     *                 {
+                     *                   "text": "Manual page 74: the wildfire surcharge eligibility … Program business with wildfire surcharge provisions.",
+                     *                   "pageStart": 2,
+                     *                   "pageEnd": 2
+                     *                 }
+                     *               ]
+                     *             },
+                     *             {
+                     *               "fileId": "8c9b3fdf-a891-420a-8bb5-5101b13dc3f7",
+                     *               "versionId": null,
+                     *               "name": "AC-DW 04 01 25 Ashgrove Rental Dwelling Program Policy.pdf",
+                     *               "passages": [
+                     *                 {
+                     *                   "text": "\"Wildfire surcharge\" as … the duties after loss for wildfire surcharge applies only when shown in the Declarations.",
+                     *                   "pageStart": 1,
+                     *                   "pageEnd": 1
+                     *                 },
+                     *                 {
+                     *                   "text": "Schedule: Wildfire surcharge - $250,000 of Coverage A. This endorsement modifies insurance provided under the Ashgrove … Rental Dwelling Program policy and applies the wildfire surcharge shown in the Schedule.",
+                     *                   "pageStart": 3,
+                     *                   "pageEnd": 3
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": "ASRrChkNQ7PadlKS6pEAeyJvIjoyffECqtAfKWnLXlmodw",
+                     *       "exhaustive": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["SearchResponse"];
                 };
             };
@@ -5440,6 +6668,30 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "query": "wildfire surcharge roof age",
+                 *       "includePassages": true,
+                 *       "limit": 2,
+                 *       "filters": [
+                 *         {
+                 *           "field": "state",
+                 *           "operator": "in",
+                 *           "value": [
+                 *             "AR",
+                 *             "FL",
+                 *             "TX"
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "sort": [
+                 *         {
+                 *           "field": "relevance",
+                 *           "direction": "desc"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["SearchRequest"];
             };
         };
@@ -5452,6 +6704,123 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "filings": [
+                     *         {
+                     *           "id": "16dd24ed-8f1b-4e0c-875f-9fefef9e5f4b",
+                     *           "source": "serff",
+                     *           "sourceReference": "SLVL-134258881",
+                     *           "state": "AR",
+                     *           "companyName": "Ashgrove County Mutual",
+                     *           "naicCompanyCodes": [
+                     *             "72310"
+                     *           ],
+                     *           "naicGroupCode": "5170",
+                     *           "carrierIds": [],
+                     *           "groupId": null,
+                     *           "productName": "Ashgrove Rental Dwelling Program",
+                     *           "typeOfInsurance": "01.0 Property",
+                     *           "subTypeOfInsurance": "01.0002 Personal Property (Fire and Allied Lines)",
+                     *           "toiCode": "01.0",
+                     *           "subToiCode": "01.0002",
+                     *           "filingType": "Form",
+                     *           "sourceStatus": "Closed-Approved",
+                     *           "submissionDate": "2025-05-22",
+                     *           "dispositionDate": "2025-08-07",
+                     *           "businessType": "Property & Casualty",
+                     *           "normalizedOutcome": "APPROVED",
+                     *           "filingTypeNormalized": "FORM",
+                     *           "stateStatusChangedDate": "2025-08-08",
+                     *           "matches": [
+                     *             {
+                     *               "fileId": "efa6a238-1289-40d5-8896-d25f5f7e7b8e",
+                     *               "versionId": null,
+                     *               "name": "Explanatory Memorandum.pdf",
+                     *               "passages": [
+                     *                 {
+                     *                   "text": "introduce the wildfire surcharge provisions of the Ashgrove Rental Dwelling Program program. … Policyholders will be notified of the wildfire surcharge change at least 55 days before renewal.",
+                     *                   "pageStart": 1,
+                     *                   "pageEnd": 1
+                     *                 },
+                     *                 {
+                     *                   "text": "Manual page 74: the wildfire surcharge eligibility … Program business with wildfire surcharge provisions.",
+                     *                   "pageStart": 2,
+                     *                   "pageEnd": 2
+                     *                 }
+                     *               ]
+                     *             },
+                     *             {
+                     *               "fileId": "8c9b3fdf-a891-420a-8bb5-5101b13dc3f7",
+                     *               "versionId": null,
+                     *               "name": "AC-DW 04 01 25 Ashgrove Rental Dwelling Program Policy.pdf",
+                     *               "passages": [
+                     *                 {
+                     *                   "text": "\"Wildfire surcharge\" as … the duties after loss for wildfire surcharge applies only when shown in the Declarations.",
+                     *                   "pageStart": 1,
+                     *                   "pageEnd": 1
+                     *                 },
+                     *                 {
+                     *                   "text": "Schedule: Wildfire surcharge - $250,000 of Coverage A. This endorsement modifies insurance provided under the Ashgrove … Rental Dwelling Program policy and applies the wildfire surcharge shown in the Schedule.",
+                     *                   "pageStart": 3,
+                     *                   "pageEnd": 3
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "id": "bc0c79c7-e4fe-452d-9a8f-e293438dcbff",
+                     *           "source": "florida_irfs",
+                     *           "sourceReference": "23-024815",
+                     *           "state": "FL",
+                     *           "companyName": "Thornbury Indemnity Company of America",
+                     *           "naicCompanyCodes": [
+                     *             "11181"
+                     *           ],
+                     *           "naicGroupCode": "662",
+                     *           "carrierIds": [
+                     *             "carrier_11181"
+                     *           ],
+                     *           "groupId": "carrier_group_662",
+                     *           "productName": "Thornbury SafeMiles",
+                     *           "typeOfInsurance": "Personal Auto",
+                     *           "subTypeOfInsurance": "Recreational Vehicle",
+                     *           "toiCode": "19.0",
+                     *           "subToiCode": "19.0003",
+                     *           "filingType": "Rate/Rule",
+                     *           "sourceStatus": "FILED",
+                     *           "submissionDate": "2023-02-24",
+                     *           "dispositionDate": "2023-06-05",
+                     *           "businessType": "Property & Casualty",
+                     *           "normalizedOutcome": "FILED",
+                     *           "filingTypeNormalized": "RATE_RULE",
+                     *           "stateStatusChangedDate": "2023-06-06",
+                     *           "matches": [
+                     *             {
+                     *               "fileId": "e5f1ac73-aa56-46b5-8677-342a3812178e",
+                     *               "versionId": null,
+                     *               "name": "Thornbury SafeMiles Manual Pages - FL.pdf",
+                     *               "passages": [
+                     *                 {
+                     *                   "text": "Eligibility: risks with a roof age over 20 years are ineligible for the preferred tier.",
+                     *                   "pageStart": 2,
+                     *                   "pageEnd": 2
+                     *                 },
+                     *                 {
+                     *                   "text": "Procedure: where the insured adds a driver mid-term, apply the surcharge in Table 11.",
+                     *                   "pageStart": 1,
+                     *                   "pageEnd": 1
+                     *                 }
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "exhaustive": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["SearchResponse"];
                 };
             };
@@ -5569,11 +6938,11 @@ export interface operations {
             query: {
                 /**
                  * @description The working-filing field whose allowed values are listed.
-                 * @example filingType
+                 * @example subToiCode
                  */
                 field: "filingType" | "reviewType" | "toiCode" | "subToiCode" | "disposition" | "scheduleType";
-                /** @description A toiCode; required with field=subToiCode and refused with any other field (400). */
-                dependsOn?: string;
+                /** @description A toiCode: narrows the options to those valid with it. With field=subToiCode, that TOI's sub-TOI codes (without it: every sub-TOI code); the other fields do not depend on the TOI, so their options are the same with or without it. */
+                dependsOn?: "01.0" | "02.1" | "02.3" | "03.0" | "04.0" | "05.0" | "05.1" | "05.2" | "06.0" | "08.0" | "09.0" | "10.0" | "11.0" | "11.1" | "11.2" | "12.0" | "16.0" | "17.0" | "17.1" | "17.2" | "18.0" | "19.0" | "20.0" | "21.4" | "22.0" | "23.0" | "24.0" | "26.0" | "27.0" | "28.1" | "28.2" | "28.3" | "30.0" | "30.1" | "33.0" | "34.0" | "35.0";
             };
             header?: never;
             path?: never;
@@ -5589,6 +6958,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "field": "subToiCode",
+                     *       "dependsOn": "04.0",
+                     *       "options": [
+                     *         {
+                     *           "value": "04.0000",
+                     *           "label": "04.0000"
+                     *         },
+                     *         {
+                     *           "value": "04.0001",
+                     *           "label": "04.0001"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["FieldOptions"];
                 };
             };
@@ -5614,29 +6999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-            403: {
-                headers: {
-                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found or not visible (`not_found`). */
-            404: {
-                headers: {
-                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5647,7 +7010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5706,7 +7069,7 @@ export interface operations {
             query: {
                 /**
                  * @description The working-filing scope (`mc:` followed by its id).
-                 * @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b
+                 * @example mc:fca72539-9f56-4e47-a618-7fa581f0b5ed
                  */
                 scope: string;
                 /**
@@ -5721,7 +7084,7 @@ export interface operations {
                 code?: string;
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -5744,6 +7107,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "companies": [
+                     *         {
+                     *           "id": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "name": "Aspen Hollow Property & Casualty Insurance Company",
+                     *           "naicCompanyCode": null
+                     *         },
+                     *         {
+                     *           "id": "7bc7c908-1389-4cf0-9c67-bb3e9f6342d1",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "name": "Brightwater Fire & Casualty Company",
+                     *           "naicCompanyCode": "15007"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "AWlrChkN2zhxW2lgURQBWGc248tNeTHQHRH7DLyshXwKUTg4FhfRusvqiw"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScopeCompaniesList"];
                 };
             };
@@ -5791,7 +7173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5802,7 +7184,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -5865,6 +7247,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                 *       "name": "Aspen ",
+                 *       "limit": 2
+                 *     }
+                 */
                 "application/json": {
                     /** @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b */
                     scope: string;
@@ -5884,6 +7273,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "companies": [
+                     *         {
+                     *           "id": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "name": "Aspen Hollow Property & Casualty Insurance Company",
+                     *           "naicCompanyCode": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScopeCompaniesList"];
                 };
             };
@@ -6001,7 +7403,7 @@ export interface operations {
             query: {
                 /**
                  * @description The working-filing scope (`mc:` followed by its id).
-                 * @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b
+                 * @example mc:fca72539-9f56-4e47-a618-7fa581f0b5ed
                  */
                 scope: string;
                 /**
@@ -6011,7 +7413,7 @@ export interface operations {
                 name?: string;
                 /**
                  * @description A code (NAIC company code, state code or product code, by list).
-                 * @example 20382
+                 * @example FL
                  */
                 code?: string;
                 /**
@@ -6039,6 +7441,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jurisdictions": [
+                     *         {
+                     *           "id": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "code": "FL",
+                     *           "name": "Florida"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScopeJurisdictionsList"];
                 };
             };
@@ -6086,7 +7501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6097,7 +7512,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6160,6 +7575,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                 *       "code": "FL"
+                 *     }
+                 */
                 "application/json": {
                     /** @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b */
                     scope: string;
@@ -6179,6 +7600,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jurisdictions": [
+                     *         {
+                     *           "id": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "code": "FL",
+                     *           "name": "Florida"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScopeJurisdictionsList"];
                 };
             };
@@ -6296,7 +7730,7 @@ export interface operations {
             query: {
                 /**
                  * @description The working-filing scope (`mc:` followed by its id).
-                 * @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b
+                 * @example mc:fca72539-9f56-4e47-a618-7fa581f0b5ed
                  */
                 scope: string;
                 /**
@@ -6311,7 +7745,7 @@ export interface operations {
                 code?: string;
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -6334,6 +7768,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "products": [
+                     *         {
+                     *           "id": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "name": "Coastal Dwelling Advantage"
+                     *         },
+                     *         {
+                     *           "id": "4587865b-b55e-4f2b-8cf3-d8dc883364a9",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "name": "Coastal Homeowners Elite"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "AUJrChkNQjVw618c4kEB12h-Ig9lBdmRWe8QSocMQqwCE74nq65EP_f_7Q"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScopeProductsList"];
                 };
             };
@@ -6381,7 +7832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6392,7 +7843,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6455,6 +7906,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                 *       "name": "Coasta",
+                 *       "limit": 2
+                 *     }
+                 */
                 "application/json": {
                     /** @example mc:4b0e8f3a-1c2d-4e5f-8a9b-0c1d2e3f4a5b */
                     scope: string;
@@ -6474,6 +7932,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "products": [
+                     *         {
+                     *           "id": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "name": "Coastal Dwelling Advantage"
+                     *         },
+                     *         {
+                     *           "id": "4587865b-b55e-4f2b-8cf3-d8dc883364a9",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "name": "Coastal Homeowners Elite"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScopeProductsList"];
                 };
             };
@@ -6591,7 +8066,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -6614,6 +8089,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "filings": [
+                     *         {
+                     *           "id": "1a530b8f-5857-45eb-a22a-009f89321c97",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "displayName": "1a530b8f-5857-45eb-a22a-009f89321c97",
+                     *           "filingMode": "managed",
+                     *           "companyId": "969bb782-ae98-43b4-aa42-2ea75180b458",
+                     *           "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *           "primaryProductId": "4587865b-b55e-4f2b-8cf3-d8dc883364a9",
+                     *           "filingType": "rule",
+                     *           "description": "Underwriting rule update (eligibility and minimum premium) for Coastal Homeowners Elite in Florida.",
+                     *           "serffTrackingNumber": null,
+                     *           "stateTrackingNumber": null,
+                     *           "companyTrackingNumber": null,
+                     *           "createdAt": "2026-11-27T23:58:03.104Z",
+                     *           "updatedAt": "2026-11-27T23:58:03.104Z"
+                     *         },
+                     *         {
+                     *           "id": "2e0750fc-e558-4556-85e2-f98637612ff0",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "displayName": "2e0750fc-e558-4556-85e2-f98637612ff0",
+                     *           "filingMode": "managed",
+                     *           "companyId": "c3ff5a5d-ed49-43b3-96d6-51627585f21a",
+                     *           "jurisdictionId": "4b9aae97-4802-4172-bd58-48021146fc31",
+                     *           "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *           "filingType": "form",
+                     *           "description": "New cyber incident response endorsement for Coastal Dwelling Advantage in Ohio (Frontier Trail Indemnity Company).",
+                     *           "serffTrackingNumber": null,
+                     *           "stateTrackingNumber": null,
+                     *           "companyTrackingNumber": null,
+                     *           "createdAt": "2026-11-27T23:58:03.052Z",
+                     *           "updatedAt": "2026-11-27T23:58:03.052Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "ASZrChkNFZAvHomtCckB59j8UivAfSczaqQ7nSCwQK009oVE8Vt1GyJ7ag"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFilingList"];
                 };
             };
@@ -6650,18 +8164,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found or not visible (`not_found`). */
-            404: {
-                headers: {
-                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6672,7 +8175,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6738,6 +8241,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                 *       "companyId": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                 *       "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                 *       "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                 *       "filingType": "rule",
+                 *       "toiCode": null,
+                 *       "subToiCode": null,
+                 *       "description": "Homeowners rule revision: roof age schedule",
+                 *       "serffTrackingNumber": null,
+                 *       "reviewType": "prior_approval",
+                 *       "projectId": null,
+                 *       "predecessorFilingId": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateManagedFiling"];
             };
         };
@@ -6752,6 +8271,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "1d773a66-68a5-4ce4-b501-9f3a1c1414de",
+                     *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *       "displayName": "1d773a66-68a5-4ce4-b501-9f3a1c1414de",
+                     *       "filingMode": "managed",
+                     *       "companyId": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                     *       "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *       "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *       "filingType": "rule",
+                     *       "description": "Homeowners rule revision: roof age schedule",
+                     *       "serffTrackingNumber": null,
+                     *       "stateTrackingNumber": null,
+                     *       "companyTrackingNumber": null,
+                     *       "createdAt": "2026-11-27T23:58:05.603Z",
+                     *       "updatedAt": "2026-11-27T23:58:05.603Z",
+                     *       "additionalProductIds": [],
+                     *       "predecessorFilingId": null,
+                     *       "projectId": null,
+                     *       "reviewType": "prior_approval",
+                     *       "toiCode": null,
+                     *       "subToiCode": null,
+                     *       "disposition": null,
+                     *       "dispositionDate": null,
+                     *       "effectiveFromNew": null,
+                     *       "effectiveFromRenewal": null,
+                     *       "permissions": {
+                     *         "read": true,
+                     *         "edit": true,
+                     *         "manageAccess": true
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFiling"];
                 };
             };
@@ -6891,7 +8443,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -6914,6 +8466,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "filings": [
+                     *         {
+                     *           "id": "1a530b8f-5857-45eb-a22a-009f89321c97",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "displayName": "1a530b8f-5857-45eb-a22a-009f89321c97",
+                     *           "filingMode": "managed",
+                     *           "companyId": "969bb782-ae98-43b4-aa42-2ea75180b458",
+                     *           "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *           "primaryProductId": "4587865b-b55e-4f2b-8cf3-d8dc883364a9",
+                     *           "filingType": "rule",
+                     *           "description": "Underwriting rule update (eligibility and minimum premium) for Coastal Homeowners Elite in Florida.",
+                     *           "serffTrackingNumber": null,
+                     *           "stateTrackingNumber": null,
+                     *           "companyTrackingNumber": null,
+                     *           "createdAt": "2026-11-27T23:58:03.104Z",
+                     *           "updatedAt": "2026-11-27T23:58:03.104Z"
+                     *         },
+                     *         {
+                     *           "id": "2e0750fc-e558-4556-85e2-f98637612ff0",
+                     *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *           "displayName": "2e0750fc-e558-4556-85e2-f98637612ff0",
+                     *           "filingMode": "managed",
+                     *           "companyId": "c3ff5a5d-ed49-43b3-96d6-51627585f21a",
+                     *           "jurisdictionId": "4b9aae97-4802-4172-bd58-48021146fc31",
+                     *           "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *           "filingType": "form",
+                     *           "description": "New cyber incident response endorsement for Coastal Dwelling Advantage in Ohio (Frontier Trail Indemnity Company).",
+                     *           "serffTrackingNumber": null,
+                     *           "stateTrackingNumber": null,
+                     *           "companyTrackingNumber": null,
+                     *           "createdAt": "2026-11-27T23:58:03.052Z",
+                     *           "updatedAt": "2026-11-27T23:58:03.052Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "ASZrChkNFZAvHomtCckBwD5TFClaPzUIHb-T8ZeJ2zAeNJ61LluOlFeB1w"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFilingList"];
                 };
             };
@@ -6950,18 +8541,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found or not visible (`not_found`). */
-            404: {
-                headers: {
-                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -6972,7 +8552,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7038,6 +8618,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                 *       "companyId": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                 *       "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                 *       "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                 *       "filingType": "rate",
+                 *       "toiCode": "04.0",
+                 *       "subToiCode": "04.0003",
+                 *       "description": "Homeowners rate revision: wildfire surcharge and roof age factors",
+                 *       "serffTrackingNumber": "ACME-134567890",
+                 *       "reviewType": "prior_approval",
+                 *       "projectId": null,
+                 *       "predecessorFilingId": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateManagedFiling"];
             };
         };
@@ -7052,6 +8648,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *       "displayName": "ACME-134567890",
+                     *       "filingMode": "managed",
+                     *       "companyId": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                     *       "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *       "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *       "filingType": "rate",
+                     *       "description": "Homeowners rate revision: wildfire surcharge and roof age factors",
+                     *       "serffTrackingNumber": "ACME-134567890",
+                     *       "stateTrackingNumber": null,
+                     *       "companyTrackingNumber": null,
+                     *       "createdAt": "2026-11-27T23:58:05.582Z",
+                     *       "updatedAt": "2026-11-27T23:58:05.582Z",
+                     *       "additionalProductIds": [],
+                     *       "predecessorFilingId": null,
+                     *       "projectId": null,
+                     *       "reviewType": "prior_approval",
+                     *       "toiCode": "04.0",
+                     *       "subToiCode": "04.0003",
+                     *       "disposition": null,
+                     *       "dispositionDate": null,
+                     *       "effectiveFromNew": null,
+                     *       "effectiveFromRenewal": null,
+                     *       "permissions": {
+                     *         "read": true,
+                     *         "edit": true,
+                     *         "manageAccess": true
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFiling"];
                 };
             };
@@ -7193,7 +8822,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
             };
@@ -7209,6 +8838,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *       "displayName": "ACME-134567890",
+                     *       "filingMode": "managed",
+                     *       "companyId": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                     *       "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *       "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *       "filingType": "rate",
+                     *       "description": "Homeowners rate revision: wildfire surcharge, roof age and protection class factors",
+                     *       "serffTrackingNumber": "ACME-134567890",
+                     *       "stateTrackingNumber": null,
+                     *       "companyTrackingNumber": null,
+                     *       "createdAt": "2026-11-27T23:58:05.582Z",
+                     *       "updatedAt": "2026-11-27T23:58:05.611Z",
+                     *       "additionalProductIds": [],
+                     *       "predecessorFilingId": null,
+                     *       "projectId": null,
+                     *       "reviewType": "prior_approval",
+                     *       "toiCode": "04.0",
+                     *       "subToiCode": "04.0003",
+                     *       "disposition": "pending",
+                     *       "dispositionDate": null,
+                     *       "effectiveFromNew": null,
+                     *       "effectiveFromRenewal": null,
+                     *       "permissions": {
+                     *         "read": true,
+                     *         "edit": true,
+                     *         "manageAccess": true
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFiling"];
                 };
             };
@@ -7256,7 +8918,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7267,7 +8929,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7328,7 +8990,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
             };
@@ -7336,6 +8998,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "disposition": "pending",
+                 *       "description": "Homeowners rate revision: wildfire surcharge, roof age and protection class factors"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PatchManagedFiling"];
             };
         };
@@ -7348,6 +9016,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *       "displayName": "ACME-134567890",
+                     *       "filingMode": "managed",
+                     *       "companyId": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                     *       "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *       "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *       "filingType": "rate",
+                     *       "description": "Homeowners rate revision: wildfire surcharge, roof age and protection class factors",
+                     *       "serffTrackingNumber": "ACME-134567890",
+                     *       "stateTrackingNumber": null,
+                     *       "companyTrackingNumber": null,
+                     *       "createdAt": "2026-11-27T23:58:05.582Z",
+                     *       "updatedAt": "2026-11-27T23:58:05.611Z",
+                     *       "additionalProductIds": [],
+                     *       "predecessorFilingId": null,
+                     *       "projectId": null,
+                     *       "reviewType": "prior_approval",
+                     *       "toiCode": "04.0",
+                     *       "subToiCode": "04.0003",
+                     *       "disposition": "pending",
+                     *       "dispositionDate": null,
+                     *       "effectiveFromNew": null,
+                     *       "effectiveFromRenewal": null,
+                     *       "permissions": {
+                     *         "read": true,
+                     *         "edit": true,
+                     *         "manageAccess": true
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFiling"];
                 };
             };
@@ -7465,7 +9166,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -7478,7 +9179,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
             };
@@ -7494,6 +9195,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "13e7caaf-4171-4162-a4fb-7eaefe4c80d5",
+                     *           "filingId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *           "artifactId": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
+                     *           "artifactVersionId": "3d90be1a-fd3e-4653-b282-e0b9c1dbb27e",
+                     *           "scheduleType": "rate",
+                     *           "scheduleSeqNo": 1,
+                     *           "context": "Rate indications and selected changes by territory",
+                     *           "attachments": [],
+                     *           "createdAt": "2026-11-27T23:58:05.693Z",
+                     *           "updatedAt": "2026-11-27T23:58:05.707Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFilingItemList"];
                 };
             };
@@ -7541,7 +9261,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7552,7 +9272,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -7616,7 +9336,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
             };
@@ -7624,6 +9344,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "artifactId": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
+                 *       "scheduleType": "rate",
+                 *       "scheduleSeqNo": 1,
+                 *       "context": "Rate indications by territory"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AddManagedFilingItem"];
             };
         };
@@ -7636,6 +9364,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "13e7caaf-4171-4162-a4fb-7eaefe4c80d5",
+                     *       "filingId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *       "artifactId": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
+                     *       "artifactVersionId": "3d90be1a-fd3e-4653-b282-e0b9c1dbb27e",
+                     *       "scheduleType": "rate",
+                     *       "scheduleSeqNo": 1,
+                     *       "context": "Rate indications by territory",
+                     *       "attachments": [],
+                     *       "createdAt": "2026-11-27T23:58:05.693Z",
+                     *       "updatedAt": "2026-11-27T23:58:05.693Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFilingItem"];
                 };
             };
@@ -7777,12 +9519,12 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
                 /**
                  * @description An item id (UUID) of the working filing.
-                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 * @example 13e7caaf-4171-4162-a4fb-7eaefe4c80d5
                  */
                 itemId: string;
             };
@@ -7790,6 +9532,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "context": "Rate indications and selected changes by territory"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PatchManagedFilingItem"];
             };
         };
@@ -7802,6 +9549,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "13e7caaf-4171-4162-a4fb-7eaefe4c80d5",
+                     *       "filingId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *       "artifactId": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
+                     *       "artifactVersionId": "3d90be1a-fd3e-4653-b282-e0b9c1dbb27e",
+                     *       "scheduleType": "rate",
+                     *       "scheduleSeqNo": 1,
+                     *       "context": "Rate indications and selected changes by territory",
+                     *       "attachments": [],
+                     *       "createdAt": "2026-11-27T23:58:05.693Z",
+                     *       "updatedAt": "2026-11-27T23:58:05.707Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFilingItem"];
                 };
             };
@@ -7919,7 +9680,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -7937,7 +9698,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
             };
@@ -7953,6 +9714,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "comments": [
+                     *         {
+                     *           "id": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *           "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *           "parentCommentId": null,
+                     *           "commentType": "message",
+                     *           "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *           "body": "Please add the roof age and wildfire factor support to exhibit 1.",
+                     *           "data": {},
+                     *           "deleted": false,
+                     *           "editedAt": "2026-11-27T23:58:05.733Z",
+                     *           "createdAt": "2026-11-27T23:58:05.722Z",
+                     *           "status": "open",
+                     *           "anchor": {
+                     *             "type": "whole_resource"
+                     *           },
+                     *           "target": {
+                     *             "type": "record",
+                     *             "recordType": "filings",
+                     *             "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *             "field": null
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "c7bdf9c0-85cc-46d9-bd13-a2df7e9995bd",
+                     *           "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *           "parentCommentId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *           "commentType": "status_change",
+                     *           "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *           "body": "",
+                     *           "data": {
+                     *             "status": "resolved",
+                     *             "previousStatus": "open"
+                     *           },
+                     *           "deleted": false,
+                     *           "editedAt": null,
+                     *           "createdAt": "2026-11-27T23:58:05.742Z",
+                     *           "status": "open",
+                     *           "anchor": {
+                     *             "type": "whole_resource"
+                     *           },
+                     *           "target": {
+                     *             "type": "record",
+                     *             "recordType": "filings",
+                     *             "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *             "field": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "AU1rChkNlJeSdmKh9pkBvEKZl2-yElLI9lLtjguuh9BpWBp1ollg7uRDhg"
+                     *     }
+                     */
                     "application/json": components["schemas"]["FilingCommentList"];
                 };
             };
@@ -8000,7 +9815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -8011,7 +9826,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -8075,7 +9890,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
             };
@@ -8083,6 +9898,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Please add the roof age factor support to exhibit 1.",
+                 *       "parentCommentId": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["PostFilingComment"];
             };
         };
@@ -8095,6 +9916,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "6f530cbf-0fdb-4192-a06a-fd7233efb1eb",
+                     *       "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *       "parentCommentId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *       "commentType": "message",
+                     *       "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *       "body": "Added; see the new version of exhibit 1.",
+                     *       "data": {},
+                     *       "deleted": false,
+                     *       "editedAt": null,
+                     *       "createdAt": "2026-11-27T23:58:05.754Z",
+                     *       "status": "open",
+                     *       "anchor": {
+                     *         "type": "whole_resource"
+                     *       },
+                     *       "target": {
+                     *         "type": "record",
+                     *         "recordType": "filings",
+                     *         "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *         "field": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FilingComment"];
                 };
             };
@@ -8236,12 +10081,12 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
                 /**
                  * @description A comment id (UUID) of the working filing.
-                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 * @example 6f530cbf-0fdb-4192-a06a-fd7233efb1eb
                  */
                 commentId: string;
             };
@@ -8374,12 +10219,12 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
                 /**
                  * @description A comment id (UUID) of the working filing.
-                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 * @example 6e20e728-9e79-48eb-a998-ed24a09a9f31
                  */
                 commentId: string;
             };
@@ -8387,6 +10232,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Please add the roof age and wildfire factor support to exhibit 1."
+                 *     }
+                 */
                 "application/json": components["schemas"]["EditFilingComment"];
             };
         };
@@ -8399,6 +10249,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *       "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *       "parentCommentId": null,
+                     *       "commentType": "message",
+                     *       "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *       "body": "Please add the roof age and wildfire factor support to exhibit 1.",
+                     *       "data": {},
+                     *       "deleted": false,
+                     *       "editedAt": "2026-11-27T23:58:05.733Z",
+                     *       "createdAt": "2026-11-27T23:58:05.722Z",
+                     *       "status": "open",
+                     *       "anchor": {
+                     *         "type": "whole_resource"
+                     *       },
+                     *       "target": {
+                     *         "type": "record",
+                     *         "recordType": "filings",
+                     *         "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *         "field": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FilingComment"];
                 };
             };
@@ -8532,12 +10406,12 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
                 /**
                  * @description A comment id (UUID) of the working filing.
-                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 * @example 6e20e728-9e79-48eb-a998-ed24a09a9f31
                  */
                 commentId: string;
             };
@@ -8545,6 +10419,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -8557,6 +10432,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *       "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *       "parentCommentId": null,
+                     *       "commentType": "message",
+                     *       "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *       "body": "Please add the roof age and wildfire factor support to exhibit 1.",
+                     *       "data": {},
+                     *       "deleted": false,
+                     *       "editedAt": "2026-11-27T23:58:05.733Z",
+                     *       "createdAt": "2026-11-27T23:58:05.722Z",
+                     *       "status": "resolved",
+                     *       "anchor": {
+                     *         "type": "whole_resource"
+                     *       },
+                     *       "target": {
+                     *         "type": "record",
+                     *         "recordType": "filings",
+                     *         "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *         "field": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FilingComment"];
                 };
             };
@@ -8701,12 +10600,12 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
                 /**
                  * @description A comment id (UUID) of the working filing.
-                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 * @example 6e20e728-9e79-48eb-a998-ed24a09a9f31
                  */
                 commentId: string;
             };
@@ -8714,6 +10613,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -8726,6 +10626,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *       "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *       "parentCommentId": null,
+                     *       "commentType": "message",
+                     *       "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *       "body": "Please add the roof age and wildfire factor support to exhibit 1.",
+                     *       "data": {},
+                     *       "deleted": false,
+                     *       "editedAt": "2026-11-27T23:58:05.733Z",
+                     *       "createdAt": "2026-11-27T23:58:05.722Z",
+                     *       "status": "open",
+                     *       "anchor": {
+                     *         "type": "whole_resource"
+                     *       },
+                     *       "target": {
+                     *         "type": "record",
+                     *         "recordType": "filings",
+                     *         "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *         "field": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["FilingComment"];
                 };
             };
@@ -8865,7 +10789,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -8878,7 +10802,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
                  */
                 filingId: string;
             };
@@ -8894,6 +10818,72 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "events": [
+                     *         {
+                     *           "type": "ManagedFilingCreated",
+                     *           "version": 1,
+                     *           "position": 190,
+                     *           "data": {
+                     *             "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *             "fields": {
+                     *               "toiCode": "04.0",
+                     *               "companyId": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
+                     *               "projectId": null,
+                     *               "filingType": "rate",
+                     *               "reviewType": "prior_approval",
+                     *               "subToiCode": "04.0003",
+                     *               "description": "Homeowners rate revision: wildfire surcharge and roof age factors",
+                     *               "disposition": null,
+                     *               "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
+                     *               "dispositionDate": null,
+                     *               "effectiveFromNew": null,
+                     *               "primaryProductId": "eba6297c-598e-445d-8fcc-3f12cc26317a",
+                     *               "predecessorFilingId": null,
+                     *               "serffTrackingNumber": "ACME-134567890",
+                     *               "stateTrackingNumber": null,
+                     *               "additionalProductIds": [],
+                     *               "effectiveFromRenewal": null,
+                     *               "companyTrackingNumber": null
+                     *             },
+                     *             "scopeId": "fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *             "filingId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *             "tenantId": "22c744cd-a0e0-4ed0-825d-733681f94461",
+                     *             "createdAt": "2026-11-27T23:58:05.582Z",
+                     *             "createdBy": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *             "filingMode": "managed"
+                     *           },
+                     *           "metadata": {
+                     *             "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *             "tenantId": "22c744cd-a0e0-4ed0-825d-733681f94461",
+                     *             "requestId": "cea4d91d-41b3-4958-bc44-e5b264e82669"
+                     *           },
+                     *           "recordedAt": "2026-11-27T23:58:05.584Z"
+                     *         },
+                     *         {
+                     *           "type": "ManagedFilingUpdated",
+                     *           "version": 2,
+                     *           "position": 192,
+                     *           "data": {
+                     *             "changes": {
+                     *               "description": "Homeowners rate revision: wildfire surcharge, roof age and protection class factors",
+                     *               "disposition": "pending"
+                     *             },
+                     *             "filingId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *             "updatedAt": "2026-11-27T23:58:05.611Z"
+                     *           },
+                     *           "metadata": {
+                     *             "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *             "tenantId": "22c744cd-a0e0-4ed0-825d-733681f94461",
+                     *             "requestId": "88c4e656-0711-4456-84ec-2d537253361a"
+                     *           },
+                     *           "recordedAt": "2026-11-27T23:58:05.613Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "AZZrChkNc0qt2rPaqPcAeyJ2IjoyffmI1fA01OjgLPHiHg"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFilingEvents"];
                 };
             };
@@ -8941,7 +10931,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -8952,7 +10942,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -9018,6 +11008,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                 *       "name": "rate-exhibit-1.txt",
+                 *       "mimeType": "text/plain",
+                 *       "size": 41
+                 *     }
+                 */
                 "application/json": components["schemas"]["BeginUpload"];
             };
         };
@@ -9030,6 +11028,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "uploadToken": "eyJ1cGxvYWRJZCI6IjRmNTE3ZmY1LTY4ZmItNDhiMS1iYjA4LTE3ZjAxZmY4NGNjYSIsImFydGlmYWN0SWQiOiI5NmNjZjZlMC1lMDBjLTQyZmItYWIzOS01NjA1ZjY2YWUyODEiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2LTRlNDctYTYxOC03ZmE1ODFmMGI1ZWQiLCJ0ZW5hbnRJZ...",
+                     *       "uploadUrl": "https://ifrs.example.com/api/v2/signed/uploads/eyJ1cGxvYWRJZCI6IjRmNTE3ZmY1LTY4ZmItNDhiMS1iYjA4LTE3ZjAxZmY4NGNjYSIsImFydGlmYWN0SWQiOiI5NmNjZjZlMC1lMDBjLTQyZmItYWIzOS01NjA1ZjY2YWUyODEiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2...",
+                     *       "expiresAt": "2026-11-28T00:58:05.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["UploadAddress"];
                 };
             };
@@ -9182,7 +11187,7 @@ export interface operations {
             path: {
                 /**
                  * @description The upload token of a signed upload address (from POST /files/uploads); part of the signed address, not a key.
-                 * @example AXW3kq0c9fJr2mT8u1sLZQ
+                 * @example eyJ1cGxvYWRJZCI6IjRmNTE3ZmY1LTY4ZmItNDhiMS1iYjA4LTE3ZjAxZmY4NGNjYSIsImFydGlmYWN0SWQiOiI5NmNjZjZlMC1lMDBjLTQyZmItYWIzOS01NjA1ZjY2YWUyODEiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2LTRlNDctYTYxOC03ZmE1ODFmMGI1ZWQiLCJ0ZW5hbnRJZCI6IjIyYzc0NGNkLWEwZTAtNGVkMC04MjVkLTczMzY4MWY5NDQ2MSIsInVzZXJJZCI6ImI0OTE0YTllLWQ5MDgtNDc1Yi1iMDc4LWIxM2QxNzExOWY5NyIsIm5hbWUiOiJyYXRlLWV4aGliaXQtMS50eHQiLCJtaW1lVHlwZSI6InRleHQvcGxhaW4iLCJzaXplIjo0MSwiZXhwIjoxNzk1ODI3NDg1fQ.NTGjqtRYPEBfN9jRQXrScCSnqbIqVHtcfbU3-Kod6GE
                  */
                 token: string;
             };
@@ -9198,6 +11203,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "uploadId": "4f517ff5-68fb-48b1-bb08-17f01ff84cca",
+                     *       "size": 41,
+                     *       "contentSha256": "c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f"
+                     *     }
+                     */
                     "application/json": {
                         uploadId: string;
                         size: number;
@@ -9301,6 +11313,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "confirmations": [
+                 *         {
+                 *           "uploadToken": "eyJ1cGxvYWRJZCI6IjRmNTE3ZmY1LTY4ZmItNDhiMS1iYjA4LTE3ZjAxZmY4NGNjYSIsImFydGlmYWN0SWQiOiI5NmNjZjZlMC1lMDBjLTQyZmItYWIzOS01NjA1ZjY2YWUyODEiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2LTRlNDctYTYxOC03ZmE1ODFmMGI1ZWQiLCJ0ZW5hbnRJZCI6IjIyYzc0NGNkLWEwZTAtNGVkMC04MjVkLTczMzY4MWY5NDQ2MSIsInVzZXJJZCI6ImI0OTE0YTllLWQ5MDgtNDc1Yi1iMDc4LWIxM2QxNzExOWY5NyIsIm5hbWUiOiJyYXRlLWV4aGliaXQtMS50eHQiLCJtaW1lVHlwZSI6InRleHQvcGxhaW4iLCJzaXplIjo0MSwiZXhwIjoxNzk1ODI3NDg1fQ.NTGjqtRYPEBfN9jRQXrScCSnqbIqVHtcfbU3-Kod6GE"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["UploadConfirmations"];
             };
         };
@@ -9313,6 +11334,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "uri": "urn:ifrs:upload:4f517ff5-68fb-48b1-bb08-17f01ff84cca",
+                     *           "success": true,
+                     *           "artifact": {
+                     *             "id": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
+                     *             "name": "rate-exhibit-1.txt",
+                     *             "nodeKind": "file",
+                     *             "isIndexed": false,
+                     *             "createdAt": "2026-11-27T23:58:05.673Z",
+                     *             "updatedAt": "2026-11-27T23:58:05.673Z",
+                     *             "type": "text/plain",
+                     *             "data": {
+                     *               "id": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
+                     *               "name": "rate-exhibit-1.txt",
+                     *               "size": 41,
+                     *               "mimeType": "text/plain",
+                     *               "path": "/mc:fca72539-9f56-4e47-a618-7fa581f0b5ed/rate-exhibit-1.txt",
+                     *               "storageInfo": {
+                     *                 "location": "blob-store",
+                     *                 "object": "sha256/c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f",
+                     *                 "url": null
+                     *               },
+                     *               "pageCount": null,
+                     *               "totalPages": null,
+                     *               "pageMapPath": null,
+                     *               "extractionMethod": null,
+                     *               "lastModified": "2026-11-27T23:58:05.673Z",
+                     *               "contentVersion": 1,
+                     *               "indexed": false
+                     *             },
+                     *             "parentId": null,
+                     *             "tags": [],
+                     *             "metadata": {
+                     *               "facetSchema": {
+                     *                 "stringFacet1": null,
+                     *                 "stringFacet2": null,
+                     *                 "stringFacet3": null
+                     *               },
+                     *               "description": null
+                     *             },
+                     *             "orgId": "22c744cd-a0e0-4ed0-825d-733681f94461",
+                     *             "path": "/mc:fca72539-9f56-4e47-a618-7fa581f0b5ed/rate-exhibit-1.txt",
+                     *             "relativePath": "rate-exhibit-1.txt",
+                     *             "extractedTextPath": null,
+                     *             "stringFacet1": null,
+                     *             "stringFacet2": null,
+                     *             "stringFacet3": null,
+                     *             "createdBy": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *             "sessionId": null,
+                     *             "storageScopeId": "fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *             "immutableContent": false,
+                     *             "contentSha256": "c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f",
+                     *             "visibility": "org",
+                     *             "visibleTo": [
+                     *               "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed"
+                     *             ],
+                     *             "currentVersion": {
+                     *               "id": "3d90be1a-fd3e-4653-b282-e0b9c1dbb27e",
+                     *               "versionNumber": 1,
+                     *               "contentSha256": "c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f",
+                     *               "createdAt": "2026-11-27T23:58:05.673Z"
+                     *             }
+                     *           },
+                     *           "error": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["UploadCompletionResult"];
                 };
             };
@@ -9329,28 +11421,6 @@ export interface operations {
             };
             /** @description Missing or invalid API key (`unauthenticated`). */
             401: {
-                headers: {
-                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
-            403: {
-                headers: {
-                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
-                    "X-Request-Id": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found or not visible (`not_found`). */
-            404: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
@@ -9432,7 +11502,7 @@ export interface operations {
             path: {
                 /**
                  * @description A working file (artifact) id (UUID), as returned by upload completion.
-                 * @example 0d6f5a4e-8c1b-4f8e-9a3c-2b7d1e6f4a90
+                 * @example 96ccf6e0-e00c-42fb-ab39-5605f66ae281
                  */
                 artifactId: string;
             };
@@ -9448,6 +11518,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
+                     *       "name": "rate-exhibit-1.txt",
+                     *       "nodeKind": "file",
+                     *       "isIndexed": false,
+                     *       "createdAt": "2026-11-27T23:58:05.673Z",
+                     *       "updatedAt": "2026-11-27T23:58:05.673Z",
+                     *       "type": "text/plain",
+                     *       "data": {
+                     *         "id": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
+                     *         "name": "rate-exhibit-1.txt",
+                     *         "size": 41,
+                     *         "mimeType": "text/plain",
+                     *         "path": "/mc:fca72539-9f56-4e47-a618-7fa581f0b5ed/rate-exhibit-1.txt",
+                     *         "storageInfo": {
+                     *           "location": "blob-store",
+                     *           "object": "sha256/c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f",
+                     *           "url": null
+                     *         },
+                     *         "pageCount": null,
+                     *         "totalPages": null,
+                     *         "pageMapPath": null,
+                     *         "extractionMethod": null,
+                     *         "lastModified": "2026-11-27T23:58:05.673Z",
+                     *         "contentVersion": 1,
+                     *         "indexed": false
+                     *       },
+                     *       "parentId": null,
+                     *       "tags": [],
+                     *       "metadata": {
+                     *         "facetSchema": {
+                     *           "stringFacet1": null,
+                     *           "stringFacet2": null,
+                     *           "stringFacet3": null
+                     *         },
+                     *         "description": null
+                     *       },
+                     *       "orgId": "22c744cd-a0e0-4ed0-825d-733681f94461",
+                     *       "path": "/mc:fca72539-9f56-4e47-a618-7fa581f0b5ed/rate-exhibit-1.txt",
+                     *       "relativePath": "rate-exhibit-1.txt",
+                     *       "extractedTextPath": null,
+                     *       "stringFacet1": null,
+                     *       "stringFacet2": null,
+                     *       "stringFacet3": null,
+                     *       "createdBy": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *       "sessionId": null,
+                     *       "storageScopeId": "fca72539-9f56-4e47-a618-7fa581f0b5ed",
+                     *       "immutableContent": false,
+                     *       "contentSha256": "c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f",
+                     *       "visibility": "org",
+                     *       "visibleTo": [
+                     *         "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed"
+                     *       ],
+                     *       "currentVersion": {
+                     *         "id": "3d90be1a-fd3e-4653-b282-e0b9c1dbb27e",
+                     *         "versionNumber": 1,
+                     *         "contentSha256": "c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f",
+                     *         "createdAt": "2026-11-27T23:58:05.673Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Artifact"];
                 };
             };
@@ -9495,7 +11627,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
             413: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
@@ -9506,7 +11638,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body is not JSON (`unsupported_media_type`). */
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
             415: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
