@@ -9,6 +9,7 @@ import * as m005 from './005_typed_append_notifications';
 import * as m004 from './004_bus_processed_events';
 import * as m009 from './009_catalog_file_claims';
 import * as m010 from './010_idempotency_keys';
+import * as m011 from './011_event_hash_chains';
 
 /** Versioned SQL migrations of the infrastructure tables (read models own their schema: see projections/engine). */
 const migrations: Record<string, Knex.Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Knex.Migration> = {
   '008_no_type_order_index': m008,
   '009_catalog_file_claims': m009,
   '010_idempotency_keys': m010,
+  '011_event_hash_chains': m011,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
