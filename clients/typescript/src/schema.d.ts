@@ -645,7 +645,7 @@ export interface paths {
         };
         /**
          * A working filing
-         * @description The working filing with its fields, its current state and the caller's permissions on it. The address `Location` names after a create. 404 when the filing does not exist or the caller cannot see it.
+         * @description The working filing with its fields, its current state and the caller's permissions on it. The address `Location` names after a create. 404 when the filing does not exist or the caller cannot see it. Extension: `asOf` (ISO 8601 date-time) or `atVersion` (stream version) answers the filing as it stood then, rebuilt from its event log, plus `version`; 404 before it existed, 400 for a bad value or both at once. Access is checked as for reading it now.
          */
         get: operations["getManagedFiling"];
         put?: never;
@@ -669,7 +669,7 @@ export interface paths {
         };
         /**
          * Items of a working filing
-         * @description Needs filing read access; default limit 50. Each item shows its artifacts' current versions and names.
+         * @description Needs filing read access; default limit 50. Each item shows its artifacts' current versions and names. Extension: `asOf` or `atVersion` lists the items as they stood then, rebuilt from the event log (the artifact versions the items held, not the current ones); 404 before the filing existed.
          */
         get: operations["listManagedFilingItems"];
         put?: never;
@@ -713,7 +713,7 @@ export interface paths {
         };
         /**
          * Comment timeline of a working filing
-         * @description Messages (commentType message), thread status events (commentType status_change, data.status) and tombstones (deleted true, body empty). Needs filing read access.
+         * @description Messages (commentType message), thread status events (commentType status_change, data.status) and tombstones (deleted true, body empty). Needs filing read access. Extension: `asOf` or `atVersion` gives the timeline as it stood then, rebuilt from the event log (status filters on the threads' state then); 404 before the filing existed.
          */
         get: operations["listFilingComments"];
         put?: never;
@@ -812,6 +812,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/managed-filings/{filingId}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Field-level change history of a working filing
+         * @description One entry per event of the filing, oldest first: version, recorded time, event type, actor (user id and name), request id and `changes` (`path` into the filing: a field name, or `items`/`comments`/`threads`, the id, then the field; `before` and `after`, null where the entry did not exist). Built from the event log, not the read models. limit 1..100 (default 50); the cursor binds caller, filing and limit for 24 hours. Needs filing read access; actor names are shown for users of the caller's tenant only, and a tenant the filing is shared into does not see its shares into other tenants.
+         */
+        get: operations["listManagedFilingChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/managed-filings/{filingId}/integrity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tamper evidence of a working filing's history
+         * @description Recomputes the SHA-256 chain of the filing's events (each event's hash covers the RFC 8785 canonical JSON of its stream id, version, type, schema version, data, metadata without the hashes, recorded time and the previous event's hash). `version`: the stream version; `headHash`: the hash of the last event verified; `firstBrokenVersion`: the first version whose event is missing, moved or altered (null when verified). Needs filing read access.
+         */
+        get: operations["getManagedFilingIntegrity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/files/uploads": {
         parameters: {
             query?: never;
@@ -863,7 +903,9 @@ export interface paths {
         put?: never;
         /**
          * Confirm uploaded files
-         * @description One result per confirmation, in order. Per-file failures inside the 200: PERMISSION_DENIED (read-only key, or no editor/manager role in the upload's scope), UPLOAD_TOKEN_INVALID, UPLOAD_TOKEN_EXPIRED, UPLOAD_NOT_FOUND (nothing was PUT yet). A replay adds another version. Indexing is scheduled, not awaited. uri is urn:ifrs:upload:<uploadId>.
+         * @description One result per confirmation, in order. Per-file failures inside the 200: PERMISSION_DENIED (read-only key, or no editor/manager role in the upload's scope), UPLOAD_TOKEN_INVALID, UPLOAD_TOKEN_EXPIRED, UPLOAD_NOT_FOUND (nothing was PUT yet), UPLOAD_NAME_INVALID (a name with NUL or an unpaired surrogate), INTERNAL_ERROR (an unexpected fault on that file: inspect the artifact before completing again; the other results stand). A replay adds another version. Indexing is scheduled, not awaited. uri is urn:ifrs:upload:<uploadId>.
+         *
+         *     Idempotency-Key is refused here (400 `idempotency_key_not_supported`): the contract makes this operation non-idempotent.
          */
         post: operations["completeFileUploads"];
         delete?: never;
@@ -1525,6 +1567,10 @@ export interface components {
             /** Format: date */
             effectiveFromRenewal?: string | null;
         };
+        ManagedFilingAt: components["schemas"]["ManagedFiling"] & {
+            /** @description The stream version the answer reflects. */
+            version: number;
+        };
         ManagedFilingItemList: {
             items: components["schemas"]["ManagedFilingItem"][];
             nextCursor: string | null;
@@ -1642,6 +1688,34 @@ export interface components {
                 recordedAt: string;
             }[];
             nextCursor: string | null;
+        };
+        ManagedFilingChanges: {
+            changes: {
+                version: number;
+                /** Format: date-time */
+                recordedAt: string;
+                type: string;
+                actor: {
+                    userId: string | null;
+                    name: string | null;
+                };
+                requestId: string | null;
+                changes: {
+                    path: string[];
+                    before: components["schemas"]["ManagedFilingChangeValue"];
+                    after: components["schemas"]["ManagedFilingChangeValue"];
+                }[];
+            }[];
+            nextCursor: string | null;
+        };
+        ManagedFilingChangeValue: string | number | boolean | null | unknown[] | {
+            [key: string]: unknown;
+        };
+        ManagedFilingIntegrity: {
+            version: number;
+            headHash: string | null;
+            verified: boolean;
+            firstBrokenVersion: number | null;
         };
         UploadAddress: {
             uploadToken: string;
@@ -6156,7 +6230,10 @@ export interface operations {
     createInsuranceManagedFiling: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6223,6 +6300,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -6236,6 +6324,17 @@ export interface operations {
             };
             /** @description The request body is not JSON (`unsupported_media_type`). */
             415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
@@ -6397,7 +6496,10 @@ export interface operations {
     createManagedFiling: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6464,6 +6566,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -6477,6 +6590,17 @@ export interface operations {
             };
             /** @description The request body is not JSON (`unsupported_media_type`). */
             415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
@@ -6514,7 +6638,12 @@ export interface operations {
     };
     getManagedFiling: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Extension: the answer as it stood at this moment (rebuilt from the event log). Not with atVersion. */
+                asOf?: string;
+                /** @description Extension: the answer as it stood after this stream version (the latest when the filing has not reached it). Not with asOf. */
+                atVersion?: number;
+            };
             header?: never;
             path: {
                 /**
@@ -6535,7 +6664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ManagedFiling"];
+                    "application/json": components["schemas"]["ManagedFiling"] | components["schemas"]["ManagedFilingAt"];
                 };
             };
             /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
@@ -6765,6 +6894,10 @@ export interface operations {
                  * @example AWdrAmQ6fpK5Zx0T3vYc1g
                  */
                 cursor?: string;
+                /** @description Extension: the answer as it stood at this moment (rebuilt from the event log). Not with atVersion. */
+                asOf?: string;
+                /** @description Extension: the answer as it stood after this stream version (the latest when the filing has not reached it). Not with asOf. */
+                atVersion?: number;
             };
             header?: never;
             path: {
@@ -6884,7 +7017,10 @@ export interface operations {
     addManagedFilingItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
@@ -6955,6 +7091,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -6968,6 +7115,17 @@ export interface operations {
             };
             /** @description The request body is not JSON (`unsupported_media_type`). */
             415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
@@ -7148,6 +7306,10 @@ export interface operations {
                  * @example open
                  */
                 status?: "open" | "resolved";
+                /** @description Extension: the answer as it stood at this moment (rebuilt from the event log). Not with atVersion. */
+                asOf?: string;
+                /** @description Extension: the answer as it stood after this stream version (the latest when the filing has not reached it). Not with asOf. */
+                atVersion?: number;
             };
             header?: never;
             path: {
@@ -7267,7 +7429,10 @@ export interface operations {
     addFilingComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
@@ -7338,6 +7503,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -7351,6 +7527,17 @@ export interface operations {
             };
             /** @description The request body is not JSON (`unsupported_media_type`). */
             415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
@@ -7648,7 +7835,10 @@ export interface operations {
     resolveFilingComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
@@ -7724,6 +7914,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -7737,6 +7938,17 @@ export interface operations {
             };
             /** @description The request body is not JSON (`unsupported_media_type`). */
             415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
@@ -7775,7 +7987,10 @@ export interface operations {
     reopenFilingComment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
@@ -7851,6 +8066,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -7864,6 +8090,17 @@ export interface operations {
             };
             /** @description The request body is not JSON (`unsupported_media_type`). */
             415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
@@ -8028,10 +8265,260 @@ export interface operations {
             };
         };
     };
-    startFileUpload: {
+    listManagedFilingChanges: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
+                filingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of changes */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedFilingChanges"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getManagedFilingIntegrity: {
         parameters: {
             query?: never;
             header?: never;
+            path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
+                filingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chain's verdict */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedFilingIntegrity"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than this operation accepts (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not JSON (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startFileUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Extension (the Stripe convention): a retry with the same key and the same request gets the first successful answer again (status, body and Location; marked `Idempotent-Replayed: true`) for 24 hours, and the write happens once. Keys belong to the caller (tenant and user). The same key with another body is `422 idempotency_key_reused`; a retry while the first request is still running is `409 idempotency_key_in_use` with `Retry-After`. An error before anything was written is not kept (a retry runs the request again); an error after the write may have committed is kept like a success. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8096,6 +8583,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in progress (`idempotency_key_in_use`, with `Retry-After`). */
+            409: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is larger than this operation accepts (`request_too_large`). */
             413: {
                 headers: {
@@ -8109,6 +8607,17 @@ export interface operations {
             };
             /** @description The request body is not JSON (`unsupported_media_type`). */
             415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Idempotency-Key was used before with another request (`idempotency_key_reused`). */
+            422: {
                 headers: {
                     /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
                     "X-Request-Id": string;
