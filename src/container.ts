@@ -39,7 +39,12 @@ const elasticsearchAdapter = () => ({
   ...(require('../infra/search/elasticsearch-search-index') as typeof import('../infra/search/elasticsearch-search-index')),
   ...(require('../infra/search/catalog-filing-records') as typeof import('../infra/search/catalog-filing-records')),
 });
-const s3Adapter = () => require('../infra/blobs/s3-blob-store') as typeof import('../infra/blobs/s3-blob-store');
+const s3Adapter = () => {
+  // The SDK warns on stderr, at the first client, that its releases after January 2027 need Node 22; stderr is the
+  // CLI's one-line-reason channel, and the project's Node is pinned in package.json (engines), so it stays quiet.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  return require('../infra/blobs/s3-blob-store') as typeof import('../infra/blobs/s3-blob-store');
+};
 
 /**
  * The composition root: the only place that chooses adapters. Services are plain classes with
