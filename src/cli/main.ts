@@ -155,7 +155,11 @@ export function buildCli(): Command {
         const force = setTimeout(() => process.exit(1), 15_000).unref();
         if (server) {
           server.closeIdleConnections?.();
+          // Answers in flight get a few seconds to finish; a client that keeps a response unread (or a
+          // keep-alive connection busy) must not hold the stop until the forced exit.
+          const drain = setTimeout(() => server.closeAllConnections?.(), 5_000).unref();
           await new Promise<void>((r) => server.close(() => r()));
+          clearTimeout(drain);
         }
         await rt.close();
         release?.();

@@ -75,6 +75,7 @@ describe('the compiled build (npm run build) runs as ifrs', function () {
       assert.deepEqual(await health.json(), { status: 'ok' });
       const doc = await fetch(`${origin}/api/v2/openapi.json`);
       assert.equal(doc.status, 200);
+      assert.equal((await doc.json() as { openapi: string }).openapi.slice(0, 2), '3.');
     } finally {
       child.kill('SIGTERM');
       assert.equal(await exited, 0, err);
