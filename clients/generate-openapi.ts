@@ -18,7 +18,8 @@ import type { Database } from '../infra/postgres/database';
 
 export function servedDocument(): object {
   const config = loadConfig({}, {});
-  const db: Database = { knex: knex({ client: 'pg' }), connectionString: '', embedded: true, close: async () => {} };
+  const pool = knex({ client: 'pg' });
+  const db: Database = { knex: pool, readKnex: pool, connectionString: '', embedded: true, close: async () => {} };
   const container = createContainer(config, db, Buffer.alloc(32), createLogger('silent'));
   const routes = container.getAll<RouteModule>(TOKENS.RouteModule).flatMap((m) => m.routes());
   return buildOpenApi(routes, DECISIONS);

@@ -6,7 +6,7 @@ import type { EventMetadata, LogPosition, NewEvent } from '../src/domain/events'
 import type { Logger } from '../src/logger';
 import type { ProjectionEngine } from '../projections/engine';
 import type { StreamStateCache } from './stream-state-cache';
-import { IDEMPOTENCY_METADATA_KEY, appendStarting, keyMarkForAppend } from '../src/http/write-trace';
+import { IDEMPOTENCY_METADATA_KEY, appendStarting, type WriteTrace } from '../src/ports/write-trace';
 
 export interface CommandOptions {
   metadata: EventMetadata;
@@ -16,6 +16,8 @@ export interface CommandOptions {
   retries?: number;
   /** The stream cannot exist yet (its id was just generated): decide on the initial state without reading it. */
   newStream?: boolean;
+  /** The request's write trace (it holds an Idempotency-Key): its appends are marked and reported there. */
+  trace?: WriteTrace;
 }
 
 /**
@@ -89,7 +91,7 @@ export class CommandHandler {
     const cache = opts.cache;
     const guard = opts.guard;
     // A request holding an Idempotency-Key marks its events with the key, in the append itself.
-    const keyMark = keyMarkForAppend();
+    const keyMark = opts.trace?.key;
     const metadata = keyMark ? { ...opts.metadata, [IDEMPOTENCY_METADATA_KEY]: keyMark.identity } : opts.metadata;
     // Whether the guard still has to be checked, inside the append where the store can.
     let guardInAppend = !!guard && !!this.store.appendGuarded;
@@ -132,7 +134,7 @@ export class CommandHandler {
         return { state, events, version, position: null, guard: guarded };
       }
       if (keyMark) await keyMark.noteStream(streamId);
-      const wroteNothing = appendStarting();
+      const wroteNothing = appendStarting(opts.trace);
       try {
         let r;
         const after = fold(decider, events as EventLike<E>[], state);

@@ -9,7 +9,6 @@ import type { Projector, TableNamer } from './projector';
 import type { SqlStatement } from './batch-sql';
 import { runScript } from '../infra/postgres/sql-script';
 import { ifAdvisoryLockFree, withSharedAdvisoryLock } from '../infra/postgres/advisory-locks';
-import { outsideStatementScope } from '../src/util/statement-scope';
 
 const SHADOW = '__rb';
 const SCHEMA_LOCK = 7262612;
@@ -602,8 +601,7 @@ export class ProjectionEngine {
       } else {
         // A lone CLI command projects what it waits for itself; an API process in a scaled-out
         // topology only watches the projector's checkpoints (see helpOtherRunners).
-        // Shared work, not the waiting request's: outside its statement bounds (a cancel would only lose the batch).
-        if (this.assist) await outsideStatementScope(() => this.catchUp(names.filter((n) => !reached(n))));
+        if (this.assist) await this.catchUp(names.filter((n) => !reached(n)));
         for (const n of names) {
           const cp = await this.readCheckpoint(this.knex, n);
           if (cp) this.note(n, cp.position);

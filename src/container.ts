@@ -56,6 +56,7 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
   c.bind(TOKENS.Logger).toConstantValue(log);
   c.bind(TOKENS.Database).toConstantValue(db);
   c.bind(TOKENS.Knex).toConstantValue(db.knex);
+  c.bind(TOKENS.ReadKnex).toConstantValue(db.readKnex);
   c.bind(TOKENS.Secret).toConstantValue(secret);
   c.bind(TOKENS.Metrics).toConstantValue(new client.Registry());
   // ESDB_URL moves the log to EventStoreDB; checkpoints, read models and bus bookkeeping stay in Postgres.
@@ -121,7 +122,7 @@ function bindSearchEngine(c: Container, config: Config): void {
     // Results' records from the catalog read model (same database): cheaper than the filing documents' copy.
     .toDynamicValue((ctx) => new ElasticsearchSearchIndex(ctx.get<ElasticsearchClient>(TOKENS.Elasticsearch), {
       alias: config.elasticsearchIndex,
-      records: new CatalogFilingRecords(ctx.get(TOKENS.Knex)),
+      records: new CatalogFilingRecords(ctx.get(TOKENS.ReadKnex)),
     }))
     .inSingletonScope();
 }

@@ -33,6 +33,7 @@ export async function openRuntime(config: Config, log: Logger, opts: RuntimeOpti
     databaseUrl: config.databaseUrl,
     log,
     poolMax: opts.poolMax,
+    requestStatementTimeoutMs: config.statementTimeoutMs,
     bounds: { workMem: config.dbWorkMem, maxUses: config.dbPoolMaxUses, maxLifetimeSeconds: config.dbPoolMaxLifetimeSeconds, idleTimeoutMs: config.dbPoolIdleTimeoutMs },
   });
   try {

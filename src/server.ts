@@ -72,7 +72,6 @@ export function buildApp(rt: Runtime, readiness?: Readiness) {
     idempotency: rt.container.get(TOKENS.IdempotencyStore),
     limits: new RequestLimits(rt.config.requestLimits),
     corsOrigins: rt.config.corsOrigins,
-    statementTimeoutMs: rt.config.statementTimeoutMs,
     readStream: (streamId) => rt.container.get<EventStore>(TOKENS.EventStore).readStream(streamId),
     health: {
       ready: async () => (readiness ??= await Readiness.atStart(rt)).check(),

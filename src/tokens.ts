@@ -4,6 +4,8 @@ export const TOKENS = {
   Logger: Symbol.for('Logger'),
   Database: Symbol.for('Database'),
   Knex: Symbol.for('Knex'),
+  /** The read pool (Database.readKnex): what requests read with, under the statement timeout. */
+  ReadKnex: Symbol.for('ReadKnex'),
   Secret: Symbol.for('Secret'),
   EventStore: Symbol.for('EventStore'),
   Projector: Symbol.for('Projector'),

@@ -32,7 +32,7 @@ export class CommentWriteRoutes implements RouteModule {
         params: FilingIdParams,
         body: PostBody,
         responses: { 201: { description: 'The comment', schema: Comment } },
-        handler: async ({ principal, params, body, requestId }) => ({ status: 201, body: await this.commands.postComment(principal, params.filingId, body, requestId) }),
+        handler: async ({ principal, params, body, requestId, trace }) => ({ status: 201, body: await this.commands.postComment(principal, params.filingId, body, requestId, trace) }),
         recover: async ({ params, written }) => ({ status: 201, body: await this.commands.recoverComment(params.filingId, written) }),
       }),
       defineRoute({
@@ -47,7 +47,7 @@ export class CommentWriteRoutes implements RouteModule {
         params: CommentParams,
         body: EditBody,
         responses: { 200: { description: 'The comment', schema: Comment }, 409: { description: 'comment_deleted: a deleted comment (a tombstone) cannot be edited' } },
-        handler: async ({ principal, params, body, requestId }) => ({ body: await this.commands.editComment(principal, params.filingId, params.commentId, body.body, requestId) }),
+        handler: async ({ principal, params, body, requestId, trace }) => ({ body: await this.commands.editComment(principal, params.filingId, params.commentId, body.body, requestId, trace) }),
       }),
       defineRoute({
         method: 'delete',
@@ -60,8 +60,8 @@ export class CommentWriteRoutes implements RouteModule {
         tags,
         params: CommentParams,
         responses: { 204: { description: 'Deleted (or already deleted)' } },
-        handler: async ({ principal, params, requestId }) => {
-          await this.commands.deleteComment(principal, params.filingId, params.commentId, requestId);
+        handler: async ({ principal, params, requestId, trace }) => {
+          await this.commands.deleteComment(principal, params.filingId, params.commentId, requestId, trace);
           return { status: 204 };
         },
       }),
@@ -77,7 +77,7 @@ export class CommentWriteRoutes implements RouteModule {
         params: CommentParams,
         body: Empty,
         responses: { 200: { description: 'The thread\'s first comment with its new status', schema: Comment } },
-        handler: async ({ principal, params, requestId }) => ({ body: await this.commands.setThreadStatus(principal, params.filingId, params.commentId, 'resolved', requestId) }),
+        handler: async ({ principal, params, requestId, trace }) => ({ body: await this.commands.setThreadStatus(principal, params.filingId, params.commentId, 'resolved', requestId, trace) }),
         recover: async ({ params, written }) => ({ body: await this.commands.recoverThreadStatus(params.filingId, params.commentId, written) }),
       }),
       defineRoute({
@@ -93,7 +93,7 @@ export class CommentWriteRoutes implements RouteModule {
         params: CommentParams,
         body: Empty,
         responses: { 200: { description: 'The thread\'s first comment with its new status', schema: Comment } },
-        handler: async ({ principal, params, requestId }) => ({ body: await this.commands.setThreadStatus(principal, params.filingId, params.commentId, 'open', requestId) }),
+        handler: async ({ principal, params, requestId, trace }) => ({ body: await this.commands.setThreadStatus(principal, params.filingId, params.commentId, 'open', requestId, trace) }),
         recover: async ({ params, written }) => ({ body: await this.commands.recoverThreadStatus(params.filingId, params.commentId, written) }),
       }),
     ];

@@ -21,8 +21,8 @@ export class FilingWriteRoutes implements RouteModule {
         tags: ['working filings'],
         body: CreateFilingBody,
         responses: { 201: { description: 'The created filing', schema: ManagedFilingFull, headers: { Location: { description: 'The detail address' } } } },
-        handler: async ({ principal, body, requestId }) => {
-          const record = await this.commands.create(principal, body, requestId);
+        handler: async ({ principal, body, requestId, trace }) => {
+          const record = await this.commands.create(principal, body, requestId, trace);
           return created(record);
         },
         recover: async ({ principal, written }) => created(await this.commands.recoverCreate(principal, written)),
@@ -38,7 +38,7 @@ export class FilingWriteRoutes implements RouteModule {
         params: FilingIdParams,
         body: PatchFilingBody,
         responses: { 200: { description: 'The updated filing', schema: ManagedFilingFull } },
-        handler: async ({ principal, body, params, requestId }) => ({ body: await this.commands.update(principal, params.filingId, body, requestId) }),
+        handler: async ({ principal, body, params, requestId, trace }) => ({ body: await this.commands.update(principal, params.filingId, body, requestId, trace) }),
       }),
     ];
   }

@@ -20,7 +20,7 @@ export class ItemWriteRoutes implements RouteModule {
         params: FilingIdParams,
         body: AddItemBody,
         responses: { 201: { description: 'The new item', schema: Item } },
-        handler: async ({ principal, params, body, requestId }) => ({ status: 201, body: await this.commands.addItem(principal, params.filingId, body, requestId) }),
+        handler: async ({ principal, params, body, requestId, trace }) => ({ status: 201, body: await this.commands.addItem(principal, params.filingId, body, requestId, trace) }),
         recover: async ({ params, written }) => ({ status: 201, body: await this.commands.recoverItem(params.filingId, written) }),
       }),
       defineRoute({
@@ -33,7 +33,7 @@ export class ItemWriteRoutes implements RouteModule {
         params: ItemParams,
         body: PatchItemBody,
         responses: { 200: { description: 'The updated item', schema: Item } },
-        handler: async ({ principal, params, body, requestId }) => ({ body: await this.commands.patchItem(principal, params.filingId, params.itemId, body, requestId) }),
+        handler: async ({ principal, params, body, requestId, trace }) => ({ body: await this.commands.patchItem(principal, params.filingId, params.itemId, body, requestId, trace) }),
       }),
     ];
   }

@@ -5,6 +5,7 @@ import { StreamStateCache } from '../stream-state-cache';
 import { invalidRequest, notFound, type ErrorDetail } from '../../src/domain/errors';
 import type { EventMetadata, RecordedEvent } from '../../src/domain/events';
 import type { Principal } from '../../src/identity/principal';
+import type { WriteTrace } from '../../src/ports/write-trace';
 import { scopeIdOf, type FilingAccessService } from '../../queries/managed-filings/filing-access';
 import type { ArtifactRef, ReferenceLookups } from '../../queries/managed-filings/reference-lookups';
 import { artifactIdsOf, withCurrentArtifacts } from '../../queries/managed-filings/current-artifacts';
@@ -58,6 +59,12 @@ function placementAndContext(input: ItemInput): ItemChanges {
  * resolve references, then run one decider command and answer from the decided state once the read
  * models of the matching GETs have caught up.
  */
+/** A write's event metadata, and the request's write trace when it holds an Idempotency-Key. */
+interface WriteMeta {
+  metadata: EventMetadata;
+  trace?: WriteTrace;
+}
+
 export class ManagedFilingCommands {
   /** Filings this process wrote last: a burst of edits to one filing reads its stream once. */
   private readonly states = new StreamStateCache<ManagedFilingState>();
@@ -70,8 +77,8 @@ export class ManagedFilingCommands {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  private meta(p: Principal, requestId: string | null): EventMetadata {
-    return { tenantId: p.tenantId, actor: p.userId, requestId };
+  private meta(p: Principal, requestId: string | null, trace: WriteTrace | undefined): WriteMeta {
+    return { metadata: { tenantId: p.tenantId, actor: p.userId, requestId }, trace };
   }
 
   /**
@@ -81,13 +88,14 @@ export class ManagedFilingCommands {
   private run<G = undefined>(
     filingId: string,
     cmd: ManagedFilingCommand | ((state: ManagedFilingState) => Promise<ManagedFilingCommand>),
-    meta: EventMetadata,
+    meta: WriteMeta,
     waitFor: string[],
     retries = 0,
     guard?: CommandGuard<G, ManagedFilingState>,
   ) {
     return this.handler.execute(managedFilingDecider, streamOf(filingId), cmd, {
-      metadata: meta,
+      metadata: meta.metadata,
+      trace: meta.trace,
       waitFor: [...waitFor, MANAGED_FILING_HISTORY_PROJECTION],
       retries,
       cache: this.states,
@@ -97,7 +105,7 @@ export class ManagedFilingCommands {
     });
   }
 
-  async create(p: Principal, input: CreateFilingInput, requestId: string | null) {
+  async create(p: Principal, input: CreateFilingInput, requestId: string | null, trace?: WriteTrace) {
     const { scope, ...rest } = input;
     const fields = completeFields(rest);
     // The grant and the listing ids are checked inside the append; the scope's id and name come from
@@ -107,7 +115,7 @@ export class ManagedFilingCommands {
     const r = await this.run(
       filingId,
       { type: 'CreateFiling', filingId, scope, scopeId: scopeIdOf(scope), tenantId: p.tenantId, fields, now: this.now().toISOString(), actor: p.userId },
-      this.meta(p, requestId),
+      this.meta(p, requestId, trace),
       [MANAGED_FILINGS_PROJECTION],
       0,
       guard,
@@ -115,15 +123,15 @@ export class ManagedFilingCommands {
     return fullFilingFromState(r.state, this.access.permissionsFor(p, 'managed', r.guard!.role));
   }
 
-  async update(p: Principal, filingId: string, changes: Partial<FilingFields>, requestId: string | null) {
+  async update(p: Principal, filingId: string, changes: Partial<FilingFields>, requestId: string | null, trace?: WriteTrace) {
     const cmd = { type: 'UpdateFiling' as const, changes, now: this.now().toISOString() };
     if (!namesListings(changes)) {
-      const r = await this.run(filingId, cmd, this.meta(p, requestId), [MANAGED_FILINGS_PROJECTION], LWW_RETRIES, this.access.editableFilingGuard(p, filingId));
+      const r = await this.run(filingId, cmd, this.meta(p, requestId, trace), [MANAGED_FILINGS_PROJECTION], LWW_RETRIES, this.access.editableFilingGuard(p, filingId));
       return fullFilingFromState(r.state, this.access.permissionsFor(p, 'managed', r.guard!.role));
     }
     const a = await this.access.editableFiling(p, filingId);
     await this.lookups.checkListings(a.row.scope_id, changes);
-    const r = await this.run(filingId, cmd, this.meta(p, requestId), [MANAGED_FILINGS_PROJECTION], LWW_RETRIES);
+    const r = await this.run(filingId, cmd, this.meta(p, requestId, trace), [MANAGED_FILINGS_PROJECTION], LWW_RETRIES);
     return fullFilingFromState(r.state, a.permissions);
   }
 
@@ -158,7 +166,7 @@ export class ManagedFilingCommands {
     return { changes: { ...changes, ...placementAndContext(input) }, found };
   }
 
-  async addItem(p: Principal, filingId: string, input: ItemInput & { artifactId: string }, requestId: string | null) {
+  async addItem(p: Principal, filingId: string, input: ItemInput & { artifactId: string }, requestId: string | null, trace?: WriteTrace) {
     const a = await this.access.editableFiling(p, filingId);
     const { changes: c, found } = await this.resolveArtifacts(input, (ids) => this.lookups.artifacts(a.row.scope_id, ids));
     const itemId = crypto.randomUUID();
@@ -177,7 +185,7 @@ export class ManagedFilingCommands {
         },
         now: this.now().toISOString(),
       },
-      this.meta(p, requestId),
+      this.meta(p, requestId, trace),
       [MANAGED_FILING_ITEMS_PROJECTION],
       LWW_RETRIES,
     );
@@ -188,13 +196,13 @@ export class ManagedFilingCommands {
    * The answer shows the item's artifacts at their current versions (see current-artifacts.ts), found
    * in a statement the PATCH makes anyway: the guarded append's, or the look-up of the named artifacts.
    */
-  async patchItem(p: Principal, filingId: string, itemId: string, input: ItemInput, requestId: string | null) {
+  async patchItem(p: Principal, filingId: string, itemId: string, input: ItemInput, requestId: string | null, trace?: WriteTrace) {
     const now = this.now().toISOString();
     if (input.artifactId === undefined && input.attachments === undefined) {
       // Names no artifact, so nothing needs the filing's scope before deciding: the access check and the
       // current versions of the item's artifacts ride in the append's own statement.
       const cmd = { type: 'PatchItem' as const, itemId, changes: placementAndContext(input), now };
-      const r = await this.run(filingId, cmd, this.meta(p, requestId), [MANAGED_FILING_ITEMS_PROJECTION], LWW_RETRIES, this.access.editableItemGuard(p, filingId, itemId));
+      const r = await this.run(filingId, cmd, this.meta(p, requestId, trace), [MANAGED_FILING_ITEMS_PROJECTION], LWW_RETRIES, this.access.editableItemGuard(p, filingId, itemId));
       const item = r.state.items[itemId];
       // Null when the guard was checked on its own (a store without guarded appends): one look-up more.
       const current = r.guard!.artifacts ?? (await this.lookups.artifacts(r.state.scopeId!, artifactIdsOf(item)));
@@ -213,7 +221,7 @@ export class ManagedFilingCommands {
         found = resolved.found;
         return { type: 'PatchItem', itemId, changes: resolved.changes, now };
       },
-      this.meta(p, requestId),
+      this.meta(p, requestId, trace),
       [MANAGED_FILING_ITEMS_PROJECTION],
       LWW_RETRIES,
     );
@@ -221,13 +229,13 @@ export class ManagedFilingCommands {
   }
 
   /** Comment commands need only edit permission before deciding: it is checked inside the append. */
-  private async comment(p: Principal, filingId: string, cmd: ManagedFilingCommand, commentId: string, requestId: string | null) {
-    const r = await this.run(filingId, cmd, this.meta(p, requestId), [MANAGED_FILING_COMMENTS_PROJECTION], LWW_RETRIES, this.access.editableFilingGuard(p, filingId));
+  private async comment(p: Principal, filingId: string, cmd: ManagedFilingCommand, commentId: string, requestId: string | null, trace?: WriteTrace) {
+    const r = await this.run(filingId, cmd, this.meta(p, requestId, trace), [MANAGED_FILING_COMMENTS_PROJECTION], LWW_RETRIES, this.access.editableFilingGuard(p, filingId));
     const c = r.state.comments[commentId];
     return commentFromState(filingId, c, r.state.threads[c.threadId]);
   }
 
-  async postComment(p: Principal, filingId: string, input: { body: string; parentCommentId?: string | null }, requestId: string | null) {
+  async postComment(p: Principal, filingId: string, input: { body: string; parentCommentId?: string | null }, requestId: string | null, trace?: WriteTrace) {
     const commentId = crypto.randomUUID();
     return this.comment(
       p,
@@ -235,30 +243,31 @@ export class ManagedFilingCommands {
       { type: 'PostComment', commentId, parentCommentId: input.parentCommentId ?? null, actor: p.userId, body: input.body, now: this.now().toISOString() },
       commentId,
       requestId,
+      trace,
     );
   }
 
-  async editComment(p: Principal, filingId: string, commentId: string, body: string, requestId: string | null) {
-    return this.comment(p, filingId, { type: 'EditComment', commentId, actor: p.userId, body, now: this.now().toISOString() }, commentId, requestId);
+  async editComment(p: Principal, filingId: string, commentId: string, body: string, requestId: string | null, trace?: WriteTrace) {
+    return this.comment(p, filingId, { type: 'EditComment', commentId, actor: p.userId, body, now: this.now().toISOString() }, commentId, requestId, trace);
   }
 
-  async deleteComment(p: Principal, filingId: string, commentId: string, requestId: string | null): Promise<void> {
+  async deleteComment(p: Principal, filingId: string, commentId: string, requestId: string | null, trace?: WriteTrace): Promise<void> {
     const a = await this.access.editableFiling(p, filingId);
     await this.run(
       filingId,
       { type: 'DeleteComment', commentId, actor: p.userId, actorIsManager: a.role === 'manager', now: this.now().toISOString() },
-      this.meta(p, requestId),
+      this.meta(p, requestId, trace),
       [MANAGED_FILING_COMMENTS_PROJECTION],
       LWW_RETRIES,
     );
   }
 
   /** Resolve or reopen the thread of a comment; answers the thread's first comment with the new status. */
-  async setThreadStatus(p: Principal, filingId: string, commentId: string, status: 'resolved' | 'open', requestId: string | null) {
+  async setThreadStatus(p: Principal, filingId: string, commentId: string, status: 'resolved' | 'open', requestId: string | null, trace?: WriteTrace) {
     const r = await this.run(
       filingId,
       { type: status === 'resolved' ? 'ResolveThread' : 'ReopenThread', commentId, statusCommentId: crypto.randomUUID(), actor: p.userId, now: this.now().toISOString() },
-      this.meta(p, requestId),
+      this.meta(p, requestId, trace),
       [MANAGED_FILING_COMMENTS_PROJECTION],
       LWW_RETRIES,
       this.access.editableFilingGuard(p, filingId),
@@ -314,7 +323,7 @@ export class ManagedFilingCommands {
     await this.run(
       filingId,
       { type: 'ShareFiling', scope, scopeId: target.scope_id, tenantId: target.tenant_id, now: this.now().toISOString() },
-      { ...meta, tenantId: target.tenant_id },
+      { metadata: { ...meta, tenantId: target.tenant_id } },
       [MANAGED_FILINGS_PROJECTION],
       LWW_RETRIES,
     );

@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Logger } from '../../src/logger';
 import { ensureEmbeddedPostgres } from './embedded';
 import { migrationSource } from './migrations';
-import { guardStatements, isSpent } from './statement-guard';
+import { isSpent } from './statement-cancel';
 
 // int8 (bigint) columns come back as strings by default; positions and counts fit in a double.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -11,7 +11,14 @@ pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1082, (v) => v);
 
 export interface Database {
+  /** The pool of everything but the reads requests make: writes, projectors, imports, rebuilds, migrations (no statement timeout). */
   knex: Knex;
+  /**
+   * The pool the read side answers requests from: every statement runs under the server's `statement_timeout`
+   * (`requestStatementTimeoutMs`), so no request's read can hold a backend for longer. The same pool as `knex`
+   * when that timeout is 0.
+   */
+  readKnex: Knex;
   connectionString: string;
   embedded: boolean;
   close(): Promise<void>;
@@ -25,13 +32,15 @@ export interface OpenDatabaseOptions {
   migrate?: boolean;
   /** Backend memory bounds of the pooled connections (defaults: DEFAULT_POOL_BOUNDS). */
   bounds?: Partial<PoolBounds>;
+  /** The statement timeout of the request read pool (`readKnex`), in ms; 0 or absent: none, one pool. */
+  requestStatementTimeoutMs?: number;
 }
 
 /**
  * What keeps one pooled backend's memory bounded: `work_mem` per sort or hash, and recycling. A backend keeps
  * what it grew (prepared plans, caches, the high-water mark of its allocations) until it ends, so a connection
  * is replaced after `maxUses` loans or `maxLifetimeSeconds`, after `idleTimeoutMs` unused, and at once after one
- * of its statements was cancelled (statement-guard.ts).
+ * of its statements was cancelled because its client went away (statement-cancel.ts).
  */
 export interface PoolBounds {
   workMem: string;
@@ -52,9 +61,36 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   const connectionString = opts.databaseUrl ?? embedded!.connectionString;
   const bounds = { ...DEFAULT_POOL_BOUNDS, ...opts.bounds };
   if (!WORK_MEM.test(bounds.workMem)) throw new Error(`work_mem ${JSON.stringify(bounds.workMem)}: expected a size such as 16MB`);
-  const knex = knexFactory({
+  const knex = knexFactory(poolConfig(connectionString, opts, bounds, 0));
+  const timeoutMs = opts.requestStatementTimeoutMs ?? 0;
+  const readKnex = timeoutMs > 0 ? knexFactory(poolConfig(connectionString, opts, bounds, timeoutMs)) : knex;
+  if (opts.migrate !== false) {
+    // Several processes may start at once: an advisory lock serialises the migration run.
+    await withAdvisoryLock(knex, 7262611, () => knex.migrate.latest({ migrationSource }));
+  }
+  return {
+    knex,
+    readKnex,
+    connectionString,
+    embedded: !!embedded,
+    close: async () => {
+      if (readKnex !== knex) await readKnex.destroy();
+      await knex.destroy();
+      if (embedded) await embedded.stop();
+    },
+  };
+}
+
+/**
+ * One pool's knex configuration. `statementTimeoutMs` > 0: every statement of the pool's connections is
+ * cancelled by the server past it (57014, which the HTTP layer answers as 503); a timeout the server keeps
+ * costs the request path nothing, where one kept in node had to know which request each statement served.
+ */
+function poolConfig(connectionString: string, opts: OpenDatabaseOptions, bounds: PoolBounds, statementTimeoutMs: number): Knex.Config {
+  const timeout = statementTimeoutMs > 0 ? `; set statement_timeout = ${Math.floor(statementTimeoutMs)}` : '';
+  return {
     client: 'pg',
-    connection: { connectionString, application_name: 'ifrs' },
+    connection: { connectionString, application_name: statementTimeoutMs > 0 ? 'ifrs-read' : 'ifrs' },
     pool: {
       min: 0,
       max: opts.poolMax ?? 20,
@@ -63,10 +99,9 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       // Spread out, so that connections opened together are not all replaced at once.
       maxConnectionLifetimeJitterMillis: Math.min(60_000, bounds.maxLifetimeSeconds * 100),
       afterCreate: (conn: pg.Client, done: (err: Error | null, conn: pg.Client) => void) => {
-        guardStatements(conn);
         // Open transactions hold event subscribers back: none may idle for long. (SET, not startup options,
         // which poolers such as PgBouncer refuse.)
-        conn.query(`set idle_in_transaction_session_timeout = '60s'; set work_mem = '${bounds.workMem}'`, (err) => done(err ?? null, conn));
+        conn.query(`set idle_in_transaction_session_timeout = '60s'; set work_mem = '${bounds.workMem}'${timeout}`, (err) => done(err ?? null, conn));
       },
       validate: (conn: pg.Client) => {
         const n = (loans.get(conn) ?? 0) + 1;
@@ -83,19 +118,6 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       error: (m: unknown) => opts.log.error({ knex: m }, 'knex'),
       deprecate: (m: unknown) => opts.log.warn({ knex: m }, 'knex deprecation'),
       debug: (m: unknown) => opts.log.debug({ knex: m }, 'knex'),
-    },
-  });
-  if (opts.migrate !== false) {
-    // Several processes may start at once: an advisory lock serialises the migration run.
-    await withAdvisoryLock(knex, 7262611, () => knex.migrate.latest({ migrationSource }));
-  }
-  return {
-    knex,
-    connectionString,
-    embedded: !!embedded,
-    close: async () => {
-      await knex.destroy();
-      if (embedded) await embedded.stop();
     },
   };
 }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type pg from 'pg';
+import { cancelledOnAbort } from './statement-cancel';
 
 interface ConnectionSource {
   acquireConnection(): Promise<pg.ClientBase>;
@@ -29,8 +30,8 @@ export async function withConnection<T>(db: Knex | Knex.Transaction, fn: (conn: 
  * not depend on the parameters' values (a generic plan would be wrong for, say, a type filter of
  * varying selectivity).
  */
-export async function runStatement<R extends object>(db: Knex | Knex.Transaction, query: { name?: string; text: string; values: unknown[] }): Promise<R[]> {
-  return withConnection(db, async (conn) => (await conn.query<R & pg.QueryResultRow>(query)).rows);
+export async function runStatement<R extends object>(db: Knex | Knex.Transaction, query: { name?: string; text: string; values: unknown[] }, signal?: AbortSignal): Promise<R[]> {
+  return withConnection(db, async (conn) => (await cancelledOnAbort(conn, signal, () => conn.query<R & pg.QueryResultRow>(query))).rows);
 }
 
 /**
@@ -97,13 +98,16 @@ const statementName = statementNamer('ifrs_');
  * once Postgres finds its generic plan as good as the custom ones, not planned again. Statements are
  * named by a hash of their text, so each distinct filter combination gets its own.
  */
-export async function queryPrepared<T>(knex: Knex, query: Knex.QueryBuilder): Promise<T[]> {
+export async function queryPrepared<T>(knex: Knex, query: Knex.QueryBuilder | Knex.Raw, signal?: AbortSignal): Promise<T[]> {
   const { sql, bindings } = query.toSQL().toNative();
-  return queryPreparedSql<T>(knex, sql, bindings as unknown[]);
+  return queryPreparedSql<T>(knex, sql, bindings as unknown[], signal);
 }
 
-/** As queryPrepared, for SQL already written with `$n` placeholders (no query builder to compile). */
-export async function queryPreparedSql<T>(knex: Knex, sql: string, values: unknown[]): Promise<T[]> {
+/**
+ * As queryPrepared, for SQL already written with `$n` placeholders (no query builder to compile). `signal`:
+ * the request's, whose abort (its client went away) cancels the statement (statement-cancel.ts).
+ */
+export async function queryPreparedSql<T>(knex: Knex, sql: string, values: unknown[], signal?: AbortSignal): Promise<T[]> {
   return withConnection(knex, async (conn) => {
     let names = preparedOn.get(conn);
     if (!names) preparedOn.set(conn, (names = new Set()));
@@ -111,7 +115,7 @@ export async function queryPreparedSql<T>(knex: Knex, sql: string, values: unkno
     let named = names.delete(name);
     if (!named) named = names.size < MAX_PREPARED_PER_CONNECTION || (await makeRoom(conn, names));
     if (named) names.add(name);
-    const res = await conn.query<T & pg.QueryResultRow>(named ? { name, text: sql, values } : { text: sql, values });
+    const res = await cancelledOnAbort(conn, signal, () => conn.query<T & pg.QueryResultRow>(named ? { name, text: sql, values } : { text: sql, values }));
     return res.rows;
   });
 }

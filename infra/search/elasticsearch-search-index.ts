@@ -224,7 +224,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     };
     const candidates = (hits: estypes.SearchHit[], scored: boolean) => this.candidatesOf(hits.map((h) => ({ ...h, _id: String(h.sort![FILING_SORT_KEY]) })), q.sort, scored);
     if (!isTextual(text)) {
-      const res = await this.client.search({ ...common, query: filterOnlyQuery(q), sort: NEWEST_FIRST });
+      const res = await this.client.search({ ...common, query: filterOnlyQuery(q), sort: NEWEST_FIRST }, { signal: q.signal });
       return { candidates: candidates(res.hits.hits, false), capped: false };
     }
     const tier = (all: boolean) =>
@@ -236,7 +236,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
         // order) are scored. Common words are in most filings, and BM25 over the corpus's near-uniform text
         // leaves block-max WAND little to skip.
         terminate_after: this.filingCap(q.window),
-      });
+      }, { signal: q.signal });
     // AND first; the OR only when the AND matches leave the window short and were all scored.
     let res = await tier(true);
     if (res.hits.hits.length < size && !res.terminated_early && (text.keywords ?? '').trim().split(/\s+/).length > 1) res = await tier(false);

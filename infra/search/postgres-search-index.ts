@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
-import { queryPrepared } from '../postgres/prepared';
+import { queryPrepared, runStatement } from '../postgres/prepared';
 import { dropNotNull } from '../postgres/drop-not-null';
 import { passageText } from './elasticsearch/passage-text';
 import { assertWithinSearchBounds } from '../../src/ports/search-bounds';
@@ -407,13 +407,16 @@ export class PostgresSearchIndex implements SearchIndex {
     const key = JSON.stringify([q.keywords, q.intent ?? '', q.phrases]);
     const hit = this.parsed.get(key);
     if (hit) return hit;
-    const res = await this.knex.raw(
-      `select plainto_tsquery('${CONFIG}', ?)::text as a, plainto_tsquery('${CONFIG}', ?)::text as i,
-         array(select phraseto_tsquery('${CONFIG}', x)::text from unnest(?::text[]) x) as p,
-         array(select plainto_tsquery('${CONFIG}', x)::text from unnest(?::text[]) x) as w`,
-      [q.keywords, q.intent ?? '', q.phrases, q.phrases],
+    const [r] = await runStatement<{ a: string; i: string; p: string[]; w: string[] }>(
+      this.knex,
+      {
+        text: `select plainto_tsquery('${CONFIG}', $1)::text as a, plainto_tsquery('${CONFIG}', $2)::text as i,
+         array(select phraseto_tsquery('${CONFIG}', x)::text from unnest($3::text[]) x) as p,
+         array(select plainto_tsquery('${CONFIG}', x)::text from unnest($3::text[]) x) as w`,
+        values: [q.keywords, q.intent ?? '', q.phrases],
+      },
+      q.signal,
     );
-    const r = res.rows[0] as { a: string; i: string; p: string[]; w: string[] };
     const or = (s: string) => (s ? s.replace(/ & /g, ' | ') : null);
     const phrases = (r.p ?? []).filter(Boolean);
     const parsed = { and: r.a || null, or: or(r.a), phrases, phraseWords: (r.w ?? []).filter(Boolean), intent: or(r.i) };
@@ -604,7 +607,7 @@ export class PostgresSearchIndex implements SearchIndex {
       order by x.ord`;
     // Prepared per connection and statement shape: planning the sliced tiers cost more than running them,
     // and once Postgres finds the generic plan as good as the custom ones it plans no more.
-    const rows = await queryPrepared<Row>(this.knex, this.knex.raw(query.sql, query.b) as unknown as Knex.QueryBuilder);
+    const rows = await queryPrepared<Row>(this.knex, this.knex.raw(query.sql, query.b), q.signal);
     const n = rows[0]?.n ?? 0;
     const capped = rows[0]?.capped ?? false;
     return {
@@ -625,17 +628,21 @@ export class PostgresSearchIndex implements SearchIndex {
     // The passage is cut here from each best page's text (passageText, shared with the Elasticsearch adapter):
     // ts_headline parses and stems all the text it is given, which cost more than the rest of the search.
     const stems = [...new Set([...query.matchAll(/'((?:[^']|'')+)'/g)].map((m) => m[1].replaceAll("''", "'")))];
-    const res = await this.knex.raw(
-      `select y.file_id, y.page_start, y.page_end, y.body
+    const rows = await runStatement<{ file_id: string; page_start: number | null; page_end: number | null; body: string }>(
+      this.knex,
+      {
+        text: `select y.file_id, y.page_start, y.page_end, y.body
        from (select p.file_id, p.page_start, p.page_end, p.body,
-               row_number() over (partition by p.file_id order by ts_rank_cd(p.tsv, ?::tsquery, ${NORM}) desc, p.page_start, p.segment) as rn
+               row_number() over (partition by p.file_id order by ts_rank_cd(p.tsv, $1::tsquery, ${NORM}) desc, p.page_start, p.segment) as rn
              from search_pages p
-             where p.filing_id = any(?::uuid[]) and p.file_id = any(?::uuid[]) and p.tsv @@ ?::tsquery) y
-       where y.rn <= ?
+             where p.filing_id = any($2::uuid[]) and p.file_id = any($3::uuid[]) and p.tsv @@ $1::tsquery) y
+       where y.rn <= $4
        order by y.file_id, y.rn`,
-      [query, [...new Set(matches.map((m) => m.filingId))], matches.map((m) => m.fileId), query, perFile],
+        values: [query, [...new Set(matches.map((m) => m.filingId))], matches.map((m) => m.fileId), perFile],
+      },
+      q.signal,
     );
-    for (const r of res.rows as { file_id: string; page_start: number | null; page_end: number | null; body: string }[]) {
+    for (const r of rows) {
       const text = passageText(r.body, stems);
       if (text === null) continue;
       const list = out.get(r.file_id) ?? [];

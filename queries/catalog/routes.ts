@@ -9,7 +9,7 @@ import { ListCatalogFilingsRoute } from './list-catalog-filings';
 /** The catalog's route modules, as factories the feature binds under TOKENS.RouteModule. */
 export function catalogRouteModules(): ((ctx: ResolutionContext) => RouteModule)[] {
   return [
-    (ctx) => new ListCatalogFilingsRoute(ctx.get<Knex>(TOKENS.Knex), ctx.get<CursorService>(TOKENS.Cursors)),
-    (ctx) => new GetCatalogFilingRoute(ctx.get<Knex>(TOKENS.Knex)),
+    (ctx) => new ListCatalogFilingsRoute(ctx.get<Knex>(TOKENS.ReadKnex), ctx.get<CursorService>(TOKENS.Cursors)),
+    (ctx) => new GetCatalogFilingRoute(ctx.get<Knex>(TOKENS.ReadKnex)),
   ];
 }

@@ -15,7 +15,7 @@ import { ProductAvailabilityFilingsRoute } from './product-availability-filings'
 
 /** The directories' route modules, one per endpoint. */
 export function directoryRouteModules(): ((ctx: ResolutionContext) => RouteModule)[] {
-  const knex = (ctx: ResolutionContext) => ctx.get<Knex>(TOKENS.Knex);
+  const knex = (ctx: ResolutionContext) => ctx.get<Knex>(TOKENS.ReadKnex);
   const cursors = (ctx: ResolutionContext) => ctx.get<CursorService>(TOKENS.Cursors);
   return [
     (ctx) => new ListCarriersRoute(knex(ctx), cursors(ctx)),

@@ -58,7 +58,7 @@ export class FileTextRoutes implements RouteModule {
           404: { description: 'Unknown file, or a serff filing\'s file without serff:view' },
           409: { description: 'text_unavailable: no extraction exists (the original download may be used)' },
         },
-        handler: async ({ params, query, principal, res }) => {
+        handler: async ({ params, query, principal, res, signal }) => {
           const maxBytes = query.maxBytes ?? MAX_BYTES_DEFAULT;
           // A file id's canonical form (as stored and echoed) is lower case; the cursor is bound to it.
           const binding = { kind: 'files.text', principal, request: { fileId: params.fileId.toLowerCase(), maxBytes } };
@@ -76,7 +76,7 @@ export class FileTextRoutes implements RouteModule {
             }
           }
           const { start } = position;
-          const file = await this.files.textChunk(principal, params.fileId, start, cursorError ? 0 : maxBytes);
+          const file = await this.files.textChunk(principal, params.fileId, start, cursorError ? 0 : maxBytes, signal);
           if (!file.text) throw conflict('text_unavailable', 'This file has no extracted text; the original can be downloaded.');
           const text = file.text;
           if (cursorError) throw cursorError;

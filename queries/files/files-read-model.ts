@@ -141,16 +141,17 @@ export class FilesReadModel {
 
   /**
    * The text route's read: the file (404 unless visible), its text's location and, when the blob is in
-   * Postgres, [start, start + length) of the text cut back to a character boundary (see TEXT_CHUNK).
+   * Postgres, [start, start + length) of the text cut back to a character boundary (see TEXT_CHUNK). `signal`:
+   * the request's; the read is cancelled when its client goes away.
    */
-  async textChunk(principal: Principal, fileId: string, start: number, length: number): Promise<TextChunkRow> {
+  async textChunk(principal: Principal, fileId: string, start: number, length: number, signal?: AbortSignal): Promise<TextChunkRow> {
     if (!UUID_ANY_CASE.test(fileId)) throw notFound();
     let rows: TextChunkSqlRow[];
     try {
-      rows = await runStatement<TextChunkSqlRow>(this.knex, { ...TEXT_CHUNK, values: [fileId, start, length] });
+      rows = await runStatement<TextChunkSqlRow>(this.knex, { ...TEXT_CHUNK, values: [fileId, start, length] }, signal);
     } catch (e) {
       if (!UNDECODABLE.has((e as { code?: string }).code ?? '')) throw e;
-      rows = await runStatement<TextChunkSqlRow>(this.knex, { ...TEXT_CHUNK, values: [fileId, start, 0] });
+      rows = await runStatement<TextChunkSqlRow>(this.knex, { ...TEXT_CHUNK, values: [fileId, start, 0] }, signal);
       if (rows[0]) rows[0].slice_text = null;
     }
     const row = rows[0];

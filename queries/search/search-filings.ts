@@ -103,7 +103,7 @@ export class SearchFilingsRoutes implements RouteModule {
     private readonly knex: Knex,
   ) {}
 
-  private async handle({ body, principal }: RouteContext<unknown, Body, unknown>) {
+  private async handle({ body, principal, signal }: RouteContext<unknown, Body, unknown>) {
     if (body.intent !== undefined && intentRepeatsQuery(body.query, body.intent)) {
       throw invalidRequest('The intent only repeats the query; describe the goal of the search.', [
         { location: 'body', path: ['intent'], code: 'invalid_value', message: 'The intent adds no word to the query (compared without case, punctuation or spacing).' },
@@ -131,7 +131,7 @@ export class SearchFilingsRoutes implements RouteModule {
       issuedAt = c.issuedAt;
     }
     const filters = await resolveDirectoryFilters(this.knex, request.filters);
-    const q = buildSearchQuery({ ...semantic, filters }, { canViewSerff: serff }, { offset });
+    const q = { ...buildSearchQuery({ ...semantic, filters }, { canViewSerff: serff }, { offset }), signal };
     const beyondBound = searchBoundError(q);
     if (beyondBound) throw beyondBound;
     const page = await this.index.search(q);

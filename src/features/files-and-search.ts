@@ -18,13 +18,13 @@ import type { Feature } from '../features';
 export const filesAndSearch: Feature = (c) => {
   c.rebindSync(TOKENS.Extractors).toConstantValue([pdfExtractor, plainTextExtractor] as Extractor[]);
   c.bind(TOKENS.Projector).toConstantValue(new FilesProjector());
-  const files = (ctx: { get<T>(id: symbol): T }) => new FilesReadModel(ctx.get<Knex>(TOKENS.Knex));
+  const files = (ctx: { get<T>(id: symbol): T }) => new FilesReadModel(ctx.get<Knex>(TOKENS.ReadKnex));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FileInventoryRoutes(files(ctx), ctx.get(TOKENS.Cursors))).inSingletonScope();
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FileTextRoutes(files(ctx), ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.Cursors))).inSingletonScope();
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FileDownloadRoutes(files(ctx), ctx.get(TOKENS.SignedUrls), ctx.get(TOKENS.DirectTransfers))).inSingletonScope();
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new SignedFileDownloadRoutes(files(ctx), ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.SignedUrls))).inSingletonScope();
   // Postgres full-text search is the default SearchIndex; with ELASTICSEARCH_URL the composition root rebinds it (src/container.ts).
-  c.bind(TOKENS.SearchIndex).toDynamicValue((ctx) => new PostgresSearchIndex(ctx.get<Knex>(TOKENS.Knex))).inSingletonScope();
+  c.bind(TOKENS.SearchIndex).toDynamicValue((ctx) => new PostgresSearchIndex(ctx.get<Knex>(TOKENS.ReadKnex))).inSingletonScope();
   c.bind(TOKENS.Projector).toDynamicValue((ctx) => new SearchProjector(ctx.get<SearchIndex>(TOKENS.SearchIndex), ctx.get(TOKENS.BlobStore))).inSingletonScope();
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new SearchFilingsRoutes(ctx.get<SearchIndex>(TOKENS.SearchIndex), ctx.get(TOKENS.Cursors), ctx.get<Knex>(TOKENS.Knex))).inSingletonScope();
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new SearchFilingsRoutes(ctx.get<SearchIndex>(TOKENS.SearchIndex), ctx.get(TOKENS.Cursors), ctx.get<Knex>(TOKENS.ReadKnex))).inSingletonScope();
 };

@@ -56,8 +56,10 @@ export function workingFilingsFeature(c: Container): void {
     c.bind(TOKENS.Projector).toConstantValue(p);
   }
   const knex = (ctx: { get<T>(id: symbol): T }) => ctx.get<Knex>(TOKENS.Knex);
-  c.bind(WF_TOKENS.FilingAccess).toDynamicValue((ctx) => new FilingAccessService(knex(ctx))).inSingletonScope();
-  c.bind(WF_TOKENS.ReferenceLookups).toDynamicValue((ctx) => new ReferenceLookups(knex(ctx))).inSingletonScope();
+  // What requests read (lists, access checks, look-ups) runs on the read pool, under the statement timeout.
+  const readKnex = (ctx: { get<T>(id: symbol): T }) => ctx.get<Knex>(TOKENS.ReadKnex);
+  c.bind(WF_TOKENS.FilingAccess).toDynamicValue((ctx) => new FilingAccessService(readKnex(ctx))).inSingletonScope();
+  c.bind(WF_TOKENS.ReferenceLookups).toDynamicValue((ctx) => new ReferenceLookups(readKnex(ctx))).inSingletonScope();
   c.bind(WF_TOKENS.ManagedFilingCommands)
     .toDynamicValue((ctx) => new ManagedFilingCommands(ctx.get(TOKENS.CommandHandler), ctx.get(WF_TOKENS.FilingAccess), ctx.get(WF_TOKENS.ReferenceLookups), knex(ctx)))
     .inSingletonScope();
@@ -82,17 +84,17 @@ export function workingFilingsFeature(c: Container): void {
 
   const cursors = (ctx: { get<T>(id: symbol): T }) => ctx.get<CursorService>(TOKENS.Cursors);
   c.bind(TOKENS.RouteModule).toConstantValue(new FieldOptionsRoute());
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ScopeListingRoutes(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingListRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ScopeListingRoutes(readKnex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingListRoute(readKnex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingWriteRoutes(ctx.get(WF_TOKENS.ManagedFilingCommands)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingDetailRoute(ctx.get(WF_TOKENS.FilingAccess)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ItemListRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ItemListRoute(readKnex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ItemWriteRoutes(ctx.get(WF_TOKENS.ManagedFilingCommands)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new CommentListRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new CommentListRoute(readKnex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new CommentWriteRoutes(ctx.get(WF_TOKENS.ManagedFilingCommands)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingEventsRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingEventsRoute(readKnex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new UploadRoutes(ctx.get(WF_TOKENS.UploadCommands)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ArtifactDetailRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ArtifactDetailRoute(readKnex(ctx), ctx.get(WF_TOKENS.FilingAccess)));
 
   c.bind(TOKENS.BusWorker)
     .toDynamicValue(

@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import client from 'prom-client';
 import { AppError, DomainError, notFound, unauthenticated, temporarilyUnavailable } from '../domain/errors';
@@ -7,7 +6,7 @@ import type { Principal } from '../identity/principal';
 import type { Logger } from '../logger';
 import type { IdempotencyStore, StoredAnswer } from '../ports/idempotency-store';
 import { claimKey, idempotencyKeyOf, idempotencyKeyRefused, keyedEvents, requestFingerprint, type HeldKey } from './idempotency';
-import { withWriteTrace, type WriteTrace } from './write-trace';
+import type { WriteTrace } from '../ports/write-trace';
 import { rejectUnstorableText } from './input-hygiene';
 import { addAllowedMethod, methodNotAllowed } from './method-not-allowed';
 import { buildOpenApi } from './openapi';
@@ -20,7 +19,6 @@ import { compressAnswers } from './compress';
 import { answerNotModified, documentConditional, isRecordGet } from './conditional';
 import { corsForOrigins } from './cors';
 import { mountReferencePage } from './reference-page';
-import { runInStatementScope, type StatementScope } from '../util/statement-scope';
 import { boundDetails, parseOrThrow } from './validation';
 import { z } from './zod';
 
@@ -45,8 +43,6 @@ export interface AppDeps {
   limits?: RequestLimits;
   /** Browser origins allowed by CORS (IFRS_CORS_ORIGINS); none: CORS off. */
   corsOrigins?: string[];
-  /** Bound of each database statement a route runs, in ms (0: none); every route's statements are cancelled when its client goes away. */
-  statementTimeoutMs?: number;
   /** The event store's stream read: a keyed retry looks there for the write of a host that died before answering. */
   readStream?: (streamId: string) => Promise<RecordedEvent[]>;
 }
@@ -81,21 +77,15 @@ function isUnavailable(e: unknown): boolean {
 const STATEMENT_TIMEOUT_RETRY_AFTER = 5;
 
 /**
- * The statement bounds of one request (src/util/statement-scope.ts): its statements are cancelled when the
- * client goes away before the answer is complete; the scope closes when the answer is complete.
+ * A signal that aborts when the client goes away before its answer is complete (the connection closed first).
+ * Made when a route first asks for it: a listener and an AbortController per request cost every route.
  */
-function statementScopeFor(res: Response, timeoutMs: number): StatementScope {
+function clientGoneSignal(res: Response): AbortSignal {
   const gone = new AbortController();
-  // One listener per running statement: a request running many at once is not a leak.
-  setMaxListeners(0, gone.signal);
-  const scope: StatementScope = { signal: gone.signal, timeoutMs, open: true };
   res.once('close', () => {
-    // Answered: later statements (work the request only started) are not its own. Gone: the request's running
-    // statements are cancelled and later ones not sent.
-    if (res.writableFinished) scope.open = false;
-    else gone.abort();
+    if (!res.writableFinished) gone.abort();
   });
-  return scope;
+  return gone.signal;
 }
 
 /** An error as body-parser gives it (the error handler maps them by `type`, or by `status` when exposed). */
@@ -361,13 +351,7 @@ export function createApp(deps: AppDeps): express.Express {
     const recordGet = isRecordGet(route);
     // One handler per route, not a middleware chain: every extra layer is another trip through the
     // router's next() on the hottest path, and a cached key authenticates without a promise round.
-    // A timeout of 0 turns the statement bounds off altogether, with their cost (the request context's async hooks).
-    const timeoutMs = deps.statementTimeoutMs ?? 0;
-    const handler =
-      timeoutMs > 0
-        ? (req: Request, res: Response, next: NextFunction) => runInStatementScope(statementScopeFor(res, timeoutMs), () => routeHandler(req, res, next))
-        : (req: Request, res: Response, next: NextFunction) => routeHandler(req, res, next);
-    const routeHandler = async (req: Request, res: Response, next: NextFunction) => {
+    const handler = async (req: Request, res: Response, next: NextFunction) => {
       try {
         // Authentication comes before any look at the input: a bad key on a bad request is a 401.
         if (route.auth !== 'none') {
@@ -405,7 +389,21 @@ export function createApp(deps: AppDeps): express.Express {
           }
           held = outcome.held;
         }
-        const ctx = { query, body, params, principal: req.principal as Principal, requestId: req.requestId, req, res };
+        const trace: WriteTrace | undefined = held ? { mayHaveWritten: false, key: held.mark } : undefined;
+        let signal: AbortSignal | undefined;
+        const ctx = {
+          query,
+          body,
+          params,
+          principal: req.principal as Principal,
+          requestId: req.requestId,
+          req,
+          res,
+          trace,
+          get signal() {
+            return (signal ??= clientGoneSignal(res));
+          },
+        };
         if (held?.noted.length && deps.readStream) {
           // An earlier holder died after noting its streams: when its write committed, its answer is rebuilt, not
           // written again. A failure here leaves the key held (its lease frees it, the noted streams kept).
@@ -419,14 +417,12 @@ export function createApp(deps: AppDeps): express.Express {
           }
         }
         let reply: Reply;
-        const trace: WriteTrace = { mayHaveWritten: false, key: held?.mark };
-        const run = () => route.handler(ctx);
         // The slot is held while the handler works (its database work), and given back before the answer is written.
         const slot = limits && group ? limits.enter(group, limitKey, res) : false;
         try {
-          reply = held ? await withWriteTrace(trace, run) : await run();
+          reply = await route.handler(ctx);
         } catch (e) {
-          if (held) await settleFailedKey(held, trace, e, req.requestId);
+          if (held) await settleFailedKey(held, trace!, e, req.requestId);
           throw e;
         } finally {
           if (slot && limits && group) limits.leave(group, limitKey);

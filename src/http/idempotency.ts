@@ -6,7 +6,7 @@ import type { RecordedEvent } from '../domain/events';
 import type { Principal } from '../identity/principal';
 import type { IdempotencyCaller, IdempotencyStore, StoredAnswer } from '../ports/idempotency-store';
 import type { RouteSpec } from './route';
-import { IDEMPOTENCY_METADATA_KEY, type KeyMark } from './write-trace';
+import { IDEMPOTENCY_METADATA_KEY, type KeyMark } from '../ports/write-trace';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** Stripe's bound and alphabet: a UUID or any other visible ASCII token. */

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { WriteTrace } from '../ports/write-trace';
 import type { z } from 'zod';
 import type { RecordedEvent } from '../domain/events';
 import type { Principal } from '../identity/principal';
@@ -24,6 +25,13 @@ export interface RouteContext<Q, B, P> {
   requestId: string;
   req: Request;
   res: Response;
+  /**
+   * Aborts when the client goes away before its answer is complete: give it to the work that can be
+   * cancelled (a search's or a text read's statements). Made on first use; most routes never need it.
+   */
+  readonly signal: AbortSignal;
+  /** The write trace of a request holding an Idempotency-Key: give it to the command service (its appends are marked). */
+  trace?: WriteTrace;
 }
 
 export interface ResponseSpec {

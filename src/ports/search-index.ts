@@ -79,6 +79,8 @@ export interface SearchQuery {
   window: number;
   offset: number;
   limit: number;
+  /** Aborts when the request's client went away: an adapter cancels the work it is doing for it. */
+  signal?: AbortSignal;
 }
 
 export interface MatchRef {

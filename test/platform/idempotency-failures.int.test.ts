@@ -7,7 +7,7 @@ import { PostgresIdempotencyStore } from '../../infra/idempotency/postgres-idemp
 import { DomainError } from '../../src/domain/errors';
 import { createApp } from '../../src/http/app';
 import { defineRoute } from '../../src/http/route';
-import { appendStarting, withWriteTrace } from '../../src/http/write-trace';
+import { appendStarting, type WriteTrace } from '../../src/ports/write-trace';
 import { CommandHandler } from '../../commands/command-handler';
 import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
 import type { Decider } from '../../src/domain/decider';
@@ -26,7 +26,7 @@ describe('Idempotency-Key when the write fails', () => {
   let base: string;
   const runs: Record<string, number> = {};
   const principal: Principal = { keyId: 'k', userId: 'u', tenantId: 't', name: null, email: null, readOnly: false, permissions: [], tenant: { datasets: [], sharing: false } };
-  const failing = (name: string, fail: () => never) =>
+  const failing = (name: string, fail: (trace: WriteTrace | undefined) => never) =>
     defineRoute({
       method: 'post',
       paths: [`/${name}`],
@@ -35,9 +35,9 @@ describe('Idempotency-Key when the write fails', () => {
       idempotencyKey: 'honored',
       body: z.strictObject({}),
       responses: { 201: { description: 'made' } },
-      handler: async () => {
+      handler: async ({ trace }) => {
         runs[name] = (runs[name] ?? 0) + 1;
-        return fail();
+        return fail(trace);
       },
     });
 
@@ -48,12 +48,12 @@ describe('Idempotency-Key when the write fails', () => {
         failing('before-append', () => {
           throw new DomainError('not_allowed', 'refused by the decider', 403);
         }),
-        failing('after-append', () => {
-          appendStarting();
+        failing('after-append', (trace) => {
+          appendStarting(trace);
           throw new Error('the connection died after the commit');
         }),
-        failing('conflict', () => {
-          const wroteNothing = appendStarting();
+        failing('conflict', (trace) => {
+          const wroteNothing = appendStarting(trace);
           wroteNothing();
           throw new DomainError('version_conflict', 'the stream moved on', 409);
         }),
@@ -116,14 +116,14 @@ describe('Idempotency-Key when the write fails', () => {
     };
     const store = new PostgresEventStore(db.knex);
     const handler = new CommandHandler(store, null, createLogger('silent'));
-    const traced = async (fn: () => Promise<unknown>) => {
+    const traced = async (fn: (trace: WriteTrace) => Promise<unknown>) => {
       const trace = { mayHaveWritten: false };
-      await withWriteTrace(trace, fn).catch(() => undefined);
+      await fn(trace).catch(() => undefined);
       return trace.mayHaveWritten;
     };
-    assert.equal(await traced(() => handler.execute(counter, 'counter-1', { expect: 0 }, { metadata: {} })), true);
-    assert.equal(await traced(() => handler.execute(counter, 'counter-1', { expect: 5 }, { metadata: {} })), false);
+    assert.equal(await traced((trace) => handler.execute(counter, 'counter-1', { expect: 0 }, { metadata: {}, trace })), true);
+    assert.equal(await traced((trace) => handler.execute(counter, 'counter-1', { expect: 5 }, { metadata: {}, trace })), false);
     // A stale new-stream guess loses the race at the append: nothing was written, and the retry is refused.
-    assert.equal(await traced(() => handler.execute(counter, 'counter-1', { expect: 0 }, { metadata: {}, newStream: true })), false);
+    assert.equal(await traced((trace) => handler.execute(counter, 'counter-1', { expect: 0 }, { metadata: {}, newStream: true, trace })), false);
   });
 });

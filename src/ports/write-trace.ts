@@ -1,9 +1,11 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-
-/** Whether the request being answered may have committed events (set by the command handler around appends). */
+/**
+ * Whether the request being answered may have committed events: the HTTP layer creates one for a request that
+ * holds an Idempotency-Key and passes it, through the command services, to the command handler, which sets it
+ * around its appends.
+ */
 export interface WriteTrace {
   mayHaveWritten: boolean;
-  /** Set while the request holds an Idempotency-Key: how its appends are marked (see keyMarkForAppend). */
+  /** How the request's appends are marked (see KeyMark). */
   key?: KeyMark;
 }
 
@@ -20,24 +22,11 @@ export interface KeyMark {
   noteStream(streamId: string): Promise<void>;
 }
 
-const traces = new AsyncLocalStorage<WriteTrace>();
-
-/** Runs a request's handler with a trace of its appends. */
-export function withWriteTrace<T>(trace: WriteTrace, fn: () => Promise<T>): Promise<T> {
-  return traces.run(trace, fn);
-}
-
-/** The key mark of the request being answered; undefined without an Idempotency-Key (the common case: no cost). */
-export function keyMarkForAppend(): KeyMark | undefined {
-  return traces.getStore()?.key;
-}
-
 /**
  * Called just before an append: from here on the request may have written (a lost connection leaves a commit
  * unknown). Returns the undo for an append known to have written nothing (a version conflict, a refused guard).
  */
-export function appendStarting(): () => void {
-  const trace = traces.getStore();
+export function appendStarting(trace: WriteTrace | undefined): () => void {
   if (!trace) return () => undefined;
   const before = trace.mayHaveWritten;
   trace.mayHaveWritten = true;
