@@ -13,7 +13,7 @@ import { buildOpenApi } from './openapi';
 import { parseQueryString } from './query-string';
 import { requestIdFor } from './request-id';
 import type { RequestLimits } from './request-limits';
-import type { Reply, RouteSpec } from './route';
+import type { Reply, RouteContext, RouteSpec } from './route';
 import { accessLogger } from './access-log';
 import { compressAnswers } from './compress';
 import { answerNotModified, documentConditional, isRecordGet } from './conditional';
@@ -77,15 +77,38 @@ function isUnavailable(e: unknown): boolean {
 const STATEMENT_TIMEOUT_RETRY_AFTER = 5;
 
 /**
- * A signal that aborts when the client goes away before its answer is complete (the connection closed first).
- * Made when a route first asks for it: a listener and an AbortController per request cost every route.
+ * What a route's handler gets. A class, not an object literal: the signal is made on first use by a getter on
+ * the prototype (an accessor in a literal is a new closure per request, and the objects it keeps reachable were
+ * measured surviving young-generation collections: ~10x the promoted bytes per request on GET /users/me).
  */
-function clientGoneSignal(res: Response): AbortSignal {
-  const gone = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) gone.abort();
-  });
-  return gone.signal;
+class RequestContext implements RouteContext<unknown, unknown, unknown> {
+  private gone: AbortSignal | undefined;
+  readonly requestId: string;
+
+  constructor(
+    readonly query: unknown,
+    readonly body: unknown,
+    readonly params: unknown,
+    readonly principal: Principal,
+    readonly req: Request,
+    readonly res: Response,
+    readonly trace: WriteTrace | undefined,
+  ) {
+    this.requestId = req.requestId;
+  }
+
+  /** Aborts when the client goes away before its answer is complete (the connection closed first). */
+  get signal(): AbortSignal {
+    if (!this.gone) {
+      const controller = new AbortController();
+      const res = this.res;
+      res.once('close', () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      this.gone = controller.signal;
+    }
+    return this.gone;
+  }
 }
 
 /** An error as body-parser gives it (the error handler maps them by `type`, or by `status` when exposed). */
@@ -390,27 +413,14 @@ export function createApp(deps: AppDeps): express.Express {
           held = outcome.held;
         }
         const trace: WriteTrace | undefined = held ? { mayHaveWritten: false, key: held.mark } : undefined;
-        let signal: AbortSignal | undefined;
-        const ctx = {
-          query,
-          body,
-          params,
-          principal: req.principal as Principal,
-          requestId: req.requestId,
-          req,
-          res,
-          trace,
-          get signal() {
-            return (signal ??= clientGoneSignal(res));
-          },
-        };
+        const ctx = new RequestContext(query, body, params, req.principal as Principal, req, res, trace);
         if (held?.noted.length && deps.readStream) {
           // An earlier holder died after noting its streams: when its write committed, its answer is rebuilt, not
           // written again. A failure here leaves the key held (its lease frees it, the noted streams kept).
           const written = await keyedEvents(deps.readStream, held);
           if (written.length) {
             if (!route.recover) throw internalError();
-            const answer = storedAnswer(await route.recover({ ...ctx, written }));
+            const answer = storedAnswer(await route.recover(Object.assign(ctx, { written })));
             await held.complete(answer).catch((storeError: unknown) => deps.log.error({ err: storeError, requestId: req.requestId }, 'idempotency answer not stored'));
             res.setHeader('Idempotent-Replayed', 'true');
             return sendAnswer(res, answer);
