@@ -12,15 +12,17 @@ import { TOKENS } from '../../src/tokens';
 import { catalogFiling, file as catalogFile } from '../support/catalog-records';
 import { client } from '../support/runtime';
 import { filingBody, seedListings, upload } from '../working-filings/support';
+import { startHostElasticsearch, startHostKafka, type HostServer } from './support/host-bus-search';
 import { HostPostgres, KEEPALIVE } from './support/host-postgres';
 import { startHostS3 } from './support/host-s3';
 import { Network, netnsUnavailable } from './support/netns';
-import { checkpointPositions, heldCheckpointLocks, readModelFingerprint } from './support/read-models';
+import { checkpointPositions, heldCheckpointLocks, readModelFingerprint, searchIndexFingerprint } from './support/read-models';
 import { killRole, startRole, stopRole, type RoleProcess } from './support/role-process';
 
 /**
  * Issue 20 item 3, "hosts, not processes": the production topology on Linux network namespaces. One host
- * per namespace, each with its own address on a private bridge: `shared` (Postgres and the S3 gateway), two API hosts, two
+ * per namespace, each with its own address on a private bridge: `shared` (Postgres, Kafka, Elasticsearch and the S3
+ * gateway), two API hosts, two
  * projector hosts and one indexer host, each running `ifrs serve --role ...` against `shared`. Host
  * failures are made real (SIGKILL, a cut link, a Postgres restart) and what the service did is asserted
  * and timed; the figures are printed as the README's failure table (and written to
@@ -58,7 +60,7 @@ if (unavailable) {
   // Not a pass: no tests are registered. CI runs as root, where namespaces are available.
   console.log(`Host topology on network namespaces — ${unavailable}; this e2e suite did NOT run (run it as root on Linux with iproute2)`);
 } else {
-  describe('hosts, not processes: roles on separate network-namespace hosts against a shared Postgres and S3 host', function () {
+  describe('hosts, not processes: roles on separate network-namespace hosts against a shared Postgres, Kafka, Elasticsearch and S3 host', function () {
     this.timeout(120_000);
     const HOSTS = ['shared', 'api-1', 'api-2', 'projector-1', 'projector-2', 'indexer'];
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-topology-'));
@@ -67,6 +69,8 @@ if (unavailable) {
     let net: Network;
     let postgres: HostPostgres;
     let s3: ReturnType<typeof startHostS3> | null = null;
+    let kafka: HostServer | null = null;
+    let elasticsearch: HostServer | null = null;
     const savedEnv: Record<string, string | undefined> = {};
     let databaseUrl: string;
     let rt: Runtime;
@@ -77,11 +81,11 @@ if (unavailable) {
       DATABASE_URL: databaseUrl,
       IFRS_DATA_DIR: path.join(tmp, host),
       LOG_LEVEL: 'info',
-      // Postgres carries the log, the bus and search here: no server on the test machine's loopback is
-      // reachable from the namespaces.
+      // Postgres carries the log (no server on the test machine's loopback is reachable from the
+      // namespaces); the bus is Kafka and search is Elasticsearch, both on `shared`.
       ESDB_URL: '',
-      KAFKA_BROKERS: '',
-      ELASTICSEARCH_URL: '',
+      KAFKA_BROKERS: kafka!.env.KAFKA_BROKERS,
+      ELASTICSEARCH_URL: elasticsearch!.env.ELASTICSEARCH_URL,
       // Every blob in the bucket on `shared`: a host keeps no file on its own disk.
       ...s3!.env,
     });
@@ -114,14 +118,33 @@ if (unavailable) {
       const s = await rt.engine.status();
       return s.projections.every((p) => p.lag === 0) ? s : undefined;
     };
+    /** The host whose session holds the Kafka relay's leader lock (infra/bus/session-lock.ts on `relay:kafka`), or null. */
+    const relayHolder = async (): Promise<string | null> => {
+      const key = crypto.createHash('sha256').update('relay:kafka').digest().readInt32BE(0);
+      const r = await rt.db.knex.raw(
+        `select host(a.client_addr) as address from pg_locks l join pg_stat_activity a on a.pid = l.pid
+          where l.locktype = 'advisory' and l.granted and l.objsubid = 1 and l.objid::text::bigint = ? and a.client_addr is not null`,
+        [BigInt.asUintN(32, BigInt(key)).toString()],
+      );
+      const address = (r.rows as { address: string }[])[0]?.address;
+      return address ? ([...net.hosts.values()].find((h) => h.address === address)?.name ?? address) : null;
+    };
 
     before(async function () {
       this.timeout(240_000);
       net = Network.create(HOSTS);
+      // Elasticsearch runs as an unprivileged user (it refuses root): it must reach its directory under tmp.
+      fs.chmodSync(tmp, 0o711);
+      const serversDir = path.join(tmp, 'servers');
+      // The two JVMs start while Postgres does; each script waits until its server answers.
+      const jvms = Promise.all([startHostKafka(net, 'shared', serversDir), startHostElasticsearch(net, 'shared', serversDir)]);
+      jvms.catch(() => undefined);
       postgres = await HostPostgres.create(net, 'shared', tmp);
       await postgres.start();
+      [kafka, elasticsearch] = await jvms;
+      console.log(`  Kafka ready ${seconds(kafka.startMs)}, Elasticsearch ready ${seconds(elasticsearch.startMs)} after their start on the shared host`);
       databaseUrl = await postgres.createDatabase('ifrs');
-      s3 = startHostS3(net, 'shared', path.join(tmp, 'servers'));
+      s3 = startHostS3(net, 'shared', serversDir);
       // The in-process runtime below reads its S3 credentials the SDK's way, from this process's environment.
       for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'] as const) {
         savedEnv[k] = process.env[k];
@@ -147,10 +170,12 @@ if (unavailable) {
         await Promise.all([...roles.values()].map(stopRole));
         await rt?.close().catch(() => undefined);
         await postgres?.stop().catch(() => undefined);
-        try {
-          s3?.stop();
-        } catch {
-          /* the namespace's clean-up kills it */
+        for (const server of [s3, elasticsearch, kafka]) {
+          try {
+            server?.stop();
+          } catch {
+            /* the namespace's clean-up kills it */
+          }
         }
       } finally {
         for (const [k, v] of Object.entries(savedEnv)) {
@@ -230,6 +255,14 @@ if (unavailable) {
         return r.status === 200 && r.body.filings.length ? r : undefined;
       });
       assert.deepEqual(found.body.filings.map((x: { id: string }) => x.id), [filing.id]);
+
+      // The bus is Kafka and search is Elasticsearch, both on `shared`: one projector host holds the relay, and
+      // the search documents are in the index there.
+      const relay = await relayHolder();
+      assert.ok(relay === 'projector-1' || relay === 'projector-2', `the Kafka relay runs on a projector host (held by ${relay})`);
+      assert.ok((await checkpointPositions(rt)).get('relay:kafka')! > 0n, 'the relay has published to Kafka');
+      const search = await searchIndexFingerprint(elasticsearch!.env.ELASTICSEARCH_URL, rt.config.elasticsearchIndex);
+      assert.ok(search.docs > 0, 'the search documents are in Elasticsearch on the shared host');
     });
 
     const projectorFailures = [
@@ -297,25 +330,29 @@ if (unavailable) {
           assert.equal(victim.p.child.exitCode, null, `${victim.p.host} is still running`);
         }
 
-        // Nothing lost, nothing applied twice: every read model equals a rebuild of it from the log.
+        // Nothing lost, nothing applied twice: every read model equals a rebuild of it from the log, the
+        // search read model in Elasticsearch included.
         const live = await readModelFingerprint(rt);
+        const liveSearch = await searchIndexFingerprint(elasticsearch!.env.ELASTICSEARCH_URL, rt.config.elasticsearchIndex);
         const catalogRows = await rt.db.knex('catalog_filings').count<{ count: string }[]>('* as count');
         assert.ok(Number(catalogRows[0].count) >= records.length, `catalog rows: ${catalogRows[0].count}`);
+        assert.ok(liveSearch.docs >= records.length, `search documents: ${liveSearch.docs}`);
         await rt.engine.rebuild();
         assert.deepEqual(await readModelFingerprint(rt), live, 'the live read models equal a rebuild from the log');
+        assert.deepEqual(await searchIndexFingerprint(elasticsearch!.env.ELASTICSEARCH_URL, rt.config.elasticsearchIndex), liveSearch, 'the live search index equals a rebuild from the log');
         figures.push(
           how === 'killed'
             ? {
                 failure: `projector host killed (SIGKILL) mid-batch (${victim.checkpoints.join(', ')} locked), ${records.length}-filing backlog`,
                 serviceDid: 'its connection closed, so Postgres rolled its batch back at once; the other projector host (already running, competing per batch) applied it',
                 recovery: `takeover ${seconds(takeoverMs)}; backlog projected ${seconds(caughtUpMs)} after the kill`,
-                lostOrDoubled: '0 / 0 (every read model equals a rebuild from the log)',
+                lostOrDoubled: '0 / 0 (every read model, the Elasticsearch index included, equals a rebuild from the log)',
               }
             : {
                 failure: `projector host's link cut mid-batch (${victim.checkpoints.join(', ')} locked), ${records.length}-filing backlog`,
                 serviceDid: `its batch lock stayed held until Postgres ended the silent session (TCP keepalive: ${KEEPALIVE.idle} s idle, ${KEEPALIVE.count} probes ${KEEPALIVE.interval} s apart; tcp_user_timeout ${KEEPALIVE.userTimeoutMs / 1000} s); then the other projector host applied it; reconnected, the cut-off host went on by itself`,
                 recovery: `takeover ${seconds(takeoverMs)}; backlog projected ${seconds(caughtUpMs)} after the cut`,
-                lostOrDoubled: '0 / 0 (every read model equals a rebuild from the log)',
+                lostOrDoubled: '0 / 0 (every read model, the Elasticsearch index included, equals a rebuild from the log)',
               },
         );
         // The operator restarts a killed host: the topology has two projectors again.
@@ -408,6 +445,52 @@ if (unavailable) {
         });
       });
     }
+
+    it('rule: kill -9 of the projector host holding the Kafka relay under uploads: the other projector host\'s relay takes over, every upload is indexed once', async function () {
+      this.timeout(180_000);
+      const holder = await until('a projector host holding the Kafka relay', 30_000, async () => (await relayHolder()) ?? undefined);
+      const victim = role(holder);
+      const survivor = role(holder === 'projector-1' ? 'projector-2' : 'projector-1');
+      const ids: string[] = [];
+      let writing = true;
+      const writer = (async () => {
+        for (let i = 0; writing; i++) ids.push((await upload(role(i % 2 ? 'api-2' : 'api-1').url!, apiKey, scope, `relay failover file ${i} about hail`, { name: `relay-${i}.txt` })).artifact.id);
+      })();
+      let takeoverMs: number;
+      let relayedMs: number;
+      try {
+        await until('uploads before the kill', 30_000, async () => (ids.length >= 3 ? true : undefined), 20);
+        const relayedBefore = (await checkpointPositions(rt)).get('relay:kafka')!;
+        const killedAt = Date.now();
+        await killRole(victim);
+        await until(`the relay lock taken over by ${survivor.host}`, 60_000, async () => ((await relayHolder()) === survivor.host ? true : undefined), 50);
+        takeoverMs = Date.now() - killedAt;
+        await until('the relay checkpoint moved by the survivor', 60_000, async () => ((await checkpointPositions(rt)).get('relay:kafka')! > relayedBefore ? true : undefined), 50);
+        relayedMs = Date.now() - killedAt;
+        const afterKill = ids.length;
+        await until('uploads after the takeover', 60_000, async () => (ids.length >= afterKill + 3 ? true : undefined), 20);
+      } finally {
+        writing = false;
+        await writer;
+      }
+      const lastAt = Date.now();
+      await until('every upload around the relay failover indexed', 90_000, () => allIndexed(ids), 200);
+      const indexedMs = Date.now() - lastAt;
+      for (const id of ids) {
+        const { added, indexed } = await versionsIndexed(id);
+        assert.equal(added.length, 1, `artifact ${id}: one version`);
+        assert.deepEqual(indexed, added, `artifact ${id}: indexed once (a relay resend is dropped by the consumer)`);
+      }
+      assert.equal(survivor.child.exitCode, null, `${survivor.host} is still running`);
+      figures.push({
+        failure: `projector host holding the Kafka relay killed (SIGKILL) during ${ids.length} uploads`,
+        serviceDid: `its relay lock (a session advisory lock) freed with its connection; the relay standing by on ${survivor.host} took it and went on from the relay checkpoint (a resend of what the dead relay published after it is dropped by the indexer's processed-event ids); uploads kept succeeding`,
+        recovery: `relay lock taken ${seconds(takeoverMs!)} and relay checkpoint moving ${seconds(relayedMs!)} after the kill; every upload indexed ${seconds(indexedMs)} after the writes ended`,
+        lostOrDoubled: `0 / 0 of ${ids.length} uploads (one ArtifactVersionIndexed each)`,
+      });
+      // The operator restarts the killed host: two projectors (and a standby relay) again.
+      await start(victim.host, 'projector');
+    });
 
     it('rule: the indexer host cut off the network mid-upload, then reconnected: each version is indexed once', async function () {
       this.timeout(180_000);
