@@ -21,6 +21,8 @@ export interface HostServer {
 async function startInNamespace(net: Network, hostName: string, script: string, env: Record<string, string>, expect: string): Promise<HostServer> {
   const fullEnv = { ...process.env, ...env };
   const file = path.join(SERVERS, script);
+  // A namespace host has no route out: the server's artifacts are resolved (Maven, once) from the machine's own namespace.
+  await run('bash', [file, 'resolve'], { env: fullEnv, timeout: 900_000, maxBuffer: 1 << 22 });
   const startedAt = Date.now();
   let out: string;
   try {
