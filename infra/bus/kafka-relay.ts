@@ -9,6 +9,9 @@ import { ensureTopic, type KafkaTopicSettings } from './kafka-client';
 import { toMessage } from './kafka-message';
 import { SessionLock } from './session-lock';
 
+/** How often at most a busy relay confirms that its leader lock's session is still alive. */
+const LOCK_CHECK_MS = 1000;
+
 /** A read batch already turned into produce requests. */
 interface PreparedBatch {
   horizon: LogPosition;
@@ -156,6 +159,7 @@ export class KafkaRelay {
     };
     let next = read(pos);
     let checkpointed: Promise<void> = Promise.resolve();
+    let checkedAt = Date.now();
     try {
       while (this.running) {
         const batch = await next;
@@ -163,8 +167,15 @@ export class KafkaRelay {
           await checkpointed;
           await this.sleep(1000);
           if (!(await this.lock.check())) return;
+          checkedAt = Date.now();
           next = read(pos);
           continue;
+        }
+        // Busy too: a relay that never runs out of events must still notice that its lock went with its session
+        // (then another relay may be active), within about a second.
+        if (Date.now() - checkedAt >= LOCK_CHECK_MS) {
+          if (!(await this.lock.check())) return;
+          checkedAt = Date.now();
         }
         next = read(batch.horizon);
         for (const chunk of batch.chunks) await this.produce(chunk);
