@@ -6,6 +6,7 @@ import path from 'node:path';
 import { runImport } from '../../commands/import/import-cli';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
 import { loadConfig } from '../../src/config';
+import { comparePositions } from '../../src/domain/events';
 import { createLogger } from '../../src/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
 import { TOKENS } from '../../src/tokens';
@@ -16,7 +17,7 @@ import { startHostElasticsearch, startHostKafka, type HostServer } from './suppo
 import { HostPostgres, KEEPALIVE } from './support/host-postgres';
 import { startHostS3 } from './support/host-s3';
 import { Network, netnsUnavailable } from './support/netns';
-import { checkpointPositions, heldCheckpointLocks, readModelFingerprint, searchIndexFingerprint } from './support/read-models';
+import { checkpointPosition, checkpointPositions, heldCheckpointLocks, readModelFingerprint, searchIndexFingerprint } from './support/read-models';
 import { killRole, startRole, stopRole, type RoleProcess } from './support/role-process';
 
 /**
@@ -39,6 +40,8 @@ interface Figure {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+/** One timed step of a scenario, printed under its title (CI's log shows where the time went). */
+const phase = (what: string, ms: number) => console.log(`      · ${what}: ${seconds(ms)}`);
 
 /** Polls fn until it returns a value other than undefined; fails with `what` after `ms`. */
 async function until<T>(what: string, ms: number, fn: () => Promise<T | undefined>, pauseMs = 100): Promise<T> {
@@ -132,6 +135,7 @@ if (unavailable) {
 
     before(async function () {
       this.timeout(240_000);
+      const setupAt = Date.now();
       net = Network.create(HOSTS);
       // Elasticsearch runs as an unprivileged user (it refuses root): it must reach its directory under tmp.
       fs.chmodSync(tmp, 0o711);
@@ -162,6 +166,7 @@ if (unavailable) {
       apiKey = (await id.createKey({ userId, readOnly: false, permissions: ['serff:view'] }, meta)).apiKey;
       await Promise.all([start('projector-1', 'projector'), start('projector-2', 'projector'), start('indexer', 'indexer')]);
       await Promise.all([start('api-1', 'api'), start('api-2', 'api')]);
+      phase('set-up: namespaces, servers and roles', Date.now() - setupAt);
     });
 
     after(async function () {
@@ -317,8 +322,10 @@ if (unavailable) {
           throw new Error(`${e.message}; locked: ${victim.checkpoints.join(', ')} by ${victim.p.host}; sessions: ${JSON.stringify(sessions.rows)}`);
         });
         const takeoverMs = Date.now() - failedAt;
+        phase(`projector ${how}: interrupted checkpoints moved by ${survivor.host}`, takeoverMs);
         await until('every read model caught up with the log', 120_000, caughtUp, 100);
         const caughtUpMs = Date.now() - failedAt;
+        phase(`projector ${how}: every read model caught up`, caughtUpMs);
         assert.equal(survivor.child.exitCode, null, `${survivor.host} is still running`);
         if (how === 'cut off') {
           // Back on the network, the cut-off host finds its session gone (its batch never committed) and goes on by itself.
@@ -425,6 +432,9 @@ if (unavailable) {
         const projectMs = Date.now() - t.upAt;
         await until('every acknowledged upload indexed after the restart', 60_000, () => allIndexed(acknowledged));
         const indexMs = Date.now() - t.upAt;
+        phase(`Postgres ${signal}: down`, t.downMs);
+        phase(`Postgres ${signal}: API hosts answering / first write / projectors / indexer, after it was up`, t.apiMs);
+        console.log(`      · … ${seconds(t.writeMs)} / ${seconds(projectMs)} / ${seconds(indexMs)}`);
         for (const p of roles.values()) assert.equal(p.child.exitCode, null, `${p.host} (${p.role}) still runs: ${p.log().slice(-1500)}`);
         // Acknowledged means kept, once: one version in the log, readable through either API host, indexed once.
         for (const id of acknowledged) {
@@ -448,7 +458,17 @@ if (unavailable) {
 
     it('rule: kill -9 of the projector host holding the Kafka relay under uploads: the other projector host\'s relay takes over, every upload is indexed once', async function () {
       this.timeout(180_000);
+      const began = Date.now();
+      // Two projector hosts, also when an earlier scenario failed before its restart.
+      for (const h of ['projector-1', 'projector-2']) if (roles.get(h)?.child.exitCode !== null || roles.get(h)?.child.signalCode !== null) await start(h, 'projector');
+      // The scenario starts from a settled topology: one relay holds the lock and has relayed the whole log
+      // (after the Postgres restarts before it, a relay must have found out that its old session was gone).
       const holder = await until('a projector host holding the Kafka relay', 30_000, async () => (await relayHolder()) ?? undefined);
+      await until('the relay caught up with the log before the kill', 30_000, async () => {
+        const head = await rt.store.head();
+        return comparePositions(await checkpointPosition(rt, 'relay:kafka'), head) >= 0 ? true : undefined;
+      });
+      phase('relay scenario: settled', Date.now() - began);
       const victim = role(holder);
       const survivor = role(holder === 'projector-1' ? 'projector-2' : 'projector-1');
       const ids: string[] = [];
@@ -458,24 +478,48 @@ if (unavailable) {
       })();
       let takeoverMs: number;
       let relayedMs: number;
+      let indexedMs: number;
+      /** What the relay was doing, for a failure message: the lock's holder now and the survivor's relay log lines. */
+      const relayState = async () =>
+        `lock held by ${await relayHolder().catch((e: Error) => e.message)}; ${survivor.host}'s relay log: ${survivor
+          .log()
+          .split('\n')
+          .filter((l) => /relay|kafkajs/i.test(l))
+          .slice(-8)
+          .join('\n')}`;
       try {
-        await until('uploads before the kill', 30_000, async () => (ids.length >= 3 ? true : undefined), 20);
-        const relayedBefore = (await checkpointPositions(rt)).get('relay:kafka')!;
-        const killedAt = Date.now();
-        await killRole(victim);
-        await until(`the relay lock taken over by ${survivor.host}`, 60_000, async () => ((await relayHolder()) === survivor.host ? true : undefined), 50);
-        takeoverMs = Date.now() - killedAt;
-        await until('the relay checkpoint moved by the survivor', 60_000, async () => ((await checkpointPositions(rt)).get('relay:kafka')! > relayedBefore ? true : undefined), 50);
-        relayedMs = Date.now() - killedAt;
-        const afterKill = ids.length;
-        await until('uploads after the takeover', 60_000, async () => (ids.length >= afterKill + 3 ? true : undefined), 20);
+        try {
+          await until('uploads before the kill', 30_000, async () => (ids.length >= 3 ? true : undefined), 20);
+          const relayedBefore = (await checkpointPositions(rt)).get('relay:kafka')!;
+          const killedAt = Date.now();
+          await killRole(victim);
+          await until(`the relay lock taken over by ${survivor.host}`, 30_000, async () => ((await relayHolder()) === survivor.host ? true : undefined), 50).catch(async (e: Error) => {
+            throw new Error(`${e.message}; ${await relayState()}`);
+          });
+          takeoverMs = Date.now() - killedAt;
+          phase('relay scenario: lock taken over after the kill', takeoverMs);
+          await until('the relay checkpoint moved by the survivor', 30_000, async () => ((await checkpointPositions(rt)).get('relay:kafka')! > relayedBefore ? true : undefined), 50).catch(async (e: Error) => {
+            throw new Error(`${e.message}; ${await relayState()}`);
+          });
+          relayedMs = Date.now() - killedAt;
+          phase('relay scenario: relay checkpoint moving after the kill', relayedMs);
+          const afterKill = ids.length;
+          await until('uploads after the takeover', 30_000, async () => (ids.length >= afterKill + 3 ? true : undefined), 20);
+        } finally {
+          writing = false;
+          await writer;
+        }
+        const lastAt = Date.now();
+        await until('every upload around the relay failover indexed', 60_000, () => allIndexed(ids), 200).catch(async (e: Error) => {
+          throw new Error(`${e.message}; ${await relayState()}`);
+        });
+        indexedMs = Date.now() - lastAt;
+        phase('relay scenario: every upload indexed after the writes ended', indexedMs);
       } finally {
-        writing = false;
-        await writer;
+        // The operator restarts the killed host, also when an assertion failed: the next scenarios find two
+        // projectors (and a standby relay) again.
+        if (victim.child.exitCode !== null || victim.child.signalCode !== null) await start(victim.host, 'projector');
       }
-      const lastAt = Date.now();
-      await until('every upload around the relay failover indexed', 90_000, () => allIndexed(ids), 200);
-      const indexedMs = Date.now() - lastAt;
       for (const id of ids) {
         const { added, indexed } = await versionsIndexed(id);
         assert.equal(added.length, 1, `artifact ${id}: one version`);
@@ -485,11 +529,9 @@ if (unavailable) {
       figures.push({
         failure: `projector host holding the Kafka relay killed (SIGKILL) during ${ids.length} uploads`,
         serviceDid: `its relay lock (a session advisory lock) freed with its connection; the relay standing by on ${survivor.host} took it and went on from the relay checkpoint (a resend of what the dead relay published after it is dropped by the indexer's processed-event ids); uploads kept succeeding`,
-        recovery: `relay lock taken ${seconds(takeoverMs!)} and relay checkpoint moving ${seconds(relayedMs!)} after the kill; every upload indexed ${seconds(indexedMs)} after the writes ended`,
+        recovery: `relay lock taken ${seconds(takeoverMs!)} and relay checkpoint moving ${seconds(relayedMs!)} after the kill; every upload indexed ${seconds(indexedMs!)} after the writes ended`,
         lostOrDoubled: `0 / 0 of ${ids.length} uploads (one ArtifactVersionIndexed each)`,
       });
-      // The operator restarts the killed host: two projectors (and a standby relay) again.
-      await start(victim.host, 'projector');
     });
 
     it('rule: the indexer host cut off the network mid-upload, then reconnected: each version is indexed once', async function () {
@@ -498,18 +540,31 @@ if (unavailable) {
       const uploadSome = async (n: number, from: number) => {
         for (let i = from; i < from + n; i++) ids.push((await upload(role(i % 2 ? 'api-2' : 'api-1').url!, apiKey, scope, `cut link file ${i} about hail`, { name: `cut-${i}.txt` })).artifact.id);
       };
+      const began = Date.now();
       await uploadSome(3, 0);
+      // The indexer works before the cut (so what follows measures the cut, not a relay or consumer still settling).
+      await until('the uploads before the cut indexed', 30_000, () => allIndexed(ids), 100);
+      phase('indexer scenario: indexing before the cut', Date.now() - began);
       net.cut('indexer');
       const cutAt = Date.now();
-      await uploadSome(6, 3);
-      // A new version of an artifact uploaded while the indexer is away.
-      await upload(role('api-1').url!, apiKey, scope, 'cut link file 0, second version', { name: 'cut-0.txt', artifactId: ids[0] });
-      await sleep(Math.max(0, 5000 - (Date.now() - cutAt)));
-      const cutMs = Date.now() - cutAt;
-      net.restore('indexer');
+      let cutMs: number;
+      try {
+        await uploadSome(6, 3);
+        // A new version of an artifact uploaded while the indexer is away.
+        await upload(role('api-1').url!, apiKey, scope, 'cut link file 0, second version', { name: 'cut-0.txt', artifactId: ids[0] });
+        await sleep(Math.max(0, 5000 - (Date.now() - cutAt)));
+      } finally {
+        cutMs = Date.now() - cutAt;
+        net.restore('indexer');
+      }
       const restoredAt = Date.now();
-      await until('every version uploaded around the cut indexed', 90_000, () => allIndexed(ids), 200);
+      await until('every version uploaded around the cut indexed', 60_000, () => allIndexed(ids), 200).catch((e: Error) => {
+        const lines = role('indexer').log().split('\n').filter((l) => /error|warn|kafkajs/i.test(l));
+        throw new Error(`${e.message}; cut ${seconds(cutMs)}; the indexer's last errors: ${lines.slice(-8).join('\n')}`);
+      });
       const recoverMs = Date.now() - restoredAt;
+      phase('indexer scenario: cut', cutMs);
+      phase('indexer scenario: every version indexed after the link came back', recoverMs);
       let versions = 0;
       for (const id of ids) {
         const { added, indexed } = await versionsIndexed(id);

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { START, type LogPosition } from '../../../src/domain/events';
 import type { Runtime } from '../../../src/runtime';
 
 /**
@@ -37,6 +38,13 @@ export async function heldCheckpointLocks(rt: Runtime): Promise<CheckpointLock[]
       join projection_checkpoints c on (hashtext(c.name)::bigint & 4294967295) = l.objid::text::bigint
      where l.locktype = 'advisory' and l.granted and l.objsubid = 2 and l.classid::text::bigint = 7262613 and a.client_addr is not null`);
   return r.rows;
+}
+
+/** A checkpoint's whole log position (commit, prepare), comparable with the store's head; START when it has none yet. */
+export async function checkpointPosition(rt: Runtime, name: string): Promise<LogPosition> {
+  const r = await rt.db.knex.raw(`select commit_position::text as c, prepare_position::text as p from projection_checkpoints where name = ?`, [name]);
+  const row = (r.rows as { c: string; p: string }[])[0];
+  return row ? { commit: BigInt(row.c), prepare: BigInt(row.p) } : START;
 }
 
 /** Checkpoint positions by name. */
