@@ -201,7 +201,12 @@ if (unavailable) {
 
     afterEach(function () {
       // A failed scenario shows what each host logged last.
-      if (this.currentTest?.state === 'failed') for (const p of roles.values()) console.log(`--- ${p.host} (${p.role}) ---\n${p.log().slice(-1500)}`);
+      if (this.currentTest?.state !== 'failed') return;
+      for (const p of roles.values()) console.log(`--- ${p.host} (${p.role}) ---\n${p.log().slice(-1500)}`);
+      // Whole logs too (the tail above is often all one error repeated), kept after the run's clean-up.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-topology-failed-'));
+      for (const p of roles.values()) fs.writeFileSync(path.join(dir, `${p.host}.log`), p.log());
+      console.log(`--- every host's log: ${dir}`);
     });
 
     it('rule: every role runs on its own host and talks to the others by address (upload through api-1, read, download, text and search through api-2; originals in S3 on the storage host)', async () => {
