@@ -44,6 +44,14 @@ export const DEFAULT_POOL_BOUNDS: PoolBounds = { workMem: '16MB', maxUses: 10_00
 
 const WORK_MEM = /^\d+(kB|MB|GB)?$/;
 
+/**
+ * TCP keepalive on every connection, first probe after this long idle. A client waiting for an answer
+ * that the server sent into a cut network, and whose session the server then ended, has nothing more to
+ * send: without a probe it never meets the server's reset and waits for ever (a relay or an indexer host
+ * that was cut off stopped for good). A live server's kernel answers the probe; nothing else changes.
+ */
+export const POSTGRES_KEEPALIVE_MS = 10_000;
+
 /** Loans per connection, counted where the pool validates a connection before lending it. */
 const loans = new WeakMap<object, number>();
 
@@ -54,7 +62,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   if (!WORK_MEM.test(bounds.workMem)) throw new Error(`work_mem ${JSON.stringify(bounds.workMem)}: expected a size such as 16MB`);
   const knex = knexFactory({
     client: 'pg',
-    connection: { connectionString, application_name: 'ifrs' },
+    connection: { connectionString, application_name: 'ifrs', keepAlive: true, keepAliveInitialDelayMillis: POSTGRES_KEEPALIVE_MS },
     pool: {
       min: 0,
       max: opts.poolMax ?? 20,
