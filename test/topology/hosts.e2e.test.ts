@@ -69,6 +69,8 @@ if (unavailable) {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-topology-'));
     const figures: Figure[] = [];
     const roles = new Map<string, RoleProcess>();
+    /** Every role process of the run, the killed ones too (their logs are kept when $IFRS_TOPOLOGY_LOGS names a directory). */
+    const everyRole: RoleProcess[] = [];
     let net: Network;
     let postgres: HostPostgres;
     let s3: ReturnType<typeof startHostS3> | null = null;
@@ -101,6 +103,7 @@ if (unavailable) {
     const start = async (host: string, r: 'api' | 'projector' | 'indexer') => {
       const p = await startRole(net, host, r, envFor(host));
       roles.set(host, p);
+      everyRole.push(p);
       return p;
     };
     /** The artifact's stream: how many versions were added, and the version ids indexed (one per version, no more). */
@@ -173,6 +176,11 @@ if (unavailable) {
       this.timeout(60_000);
       try {
         await Promise.all([...roles.values()].map(stopRole));
+        const logs = process.env.IFRS_TOPOLOGY_LOGS;
+        if (logs) {
+          fs.mkdirSync(logs, { recursive: true });
+          everyRole.forEach((p, i) => fs.writeFileSync(path.join(logs, `${String(i).padStart(2, '0')}-${p.host}.log`), p.log()));
+        }
         await rt?.close().catch(() => undefined);
         await postgres?.stop().catch(() => undefined);
         for (const server of [s3, elasticsearch, kafka]) {
