@@ -9,6 +9,14 @@ import { ensureTopic, type KafkaTopicSettings } from './kafka-client';
 import { toMessage } from './kafka-message';
 import { SessionLock } from './session-lock';
 
+/** How often at most a busy relay confirms that its leader lock's session is still alive. */
+const LOCK_CHECK_MS = 1000;
+
+/** A step of the relay loop that has not ended after this long is logged as stalled (once per step). */
+const STALL_MS = 15_000;
+
+type Step = 'acquiring the lock' | 'standing by' | 'reading' | 'producing' | 'checkpointing' | 'checking the lock' | 'waiting for events';
+
 /** A read batch already turned into produce requests. */
 interface PreparedBatch {
   horizon: LogPosition;
@@ -46,6 +54,9 @@ export class KafkaRelay {
   private readonly maxRequestBytes: number;
   /** Events produced since start (duplicates after a crash included). */
   relayed = 0;
+  /** What the loop is awaiting, and since when: a relay that stops moving says where it stopped. */
+  private step: { name: Step; since: number; warned: boolean } = { name: 'acquiring the lock', since: Date.now(), warned: false };
+  private watchdog: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly knex: Knex,
@@ -80,12 +91,29 @@ export class KafkaRelay {
     this.producer = producer;
     this.running = true;
     this.unlisten = await this.store.onAppended(() => this.wake?.());
+    this.watchdog = setInterval(() => this.noteStall(), 1000);
+    this.watchdog.unref();
     this.loop = this.run();
+  }
+
+  private at<T>(name: Step, work: Promise<T>): Promise<T> {
+    this.step = { name, since: Date.now(), warned: false };
+    return work;
+  }
+
+  private noteStall(): void {
+    const { name, since, warned } = this.step;
+    const ms = Date.now() - since;
+    if (warned || ms < STALL_MS || name === 'standing by' || name === 'waiting for events') return;
+    this.step.warned = true;
+    this.log.warn({ relay: this.checkpointName, step: name, ms }, 'kafka relay stalled');
   }
 
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = null;
     this.wake?.();
     await this.loop;
     this.loop = null;
@@ -126,12 +154,20 @@ export class KafkaRelay {
   }
 
   private async run(): Promise<void> {
+    // Logged on each change only: an operator sees which process relays, and when it took over or gave up.
+    let state: 'active' | 'standing by' | null = null;
+    const become = (next: 'active' | 'standing by') => {
+      if (state !== next) this.log.info({ relay: this.checkpointName }, `kafka relay ${next}`);
+      state = next;
+    };
     while (this.running) {
       try {
-        if (!(await this.lock.tryAcquire())) {
-          await this.sleep(1000); // another relay is active: stand by
+        if (!(await this.at('acquiring the lock', this.lock.tryAcquire()))) {
+          become('standing by');
+          await this.at('standing by', this.sleep(1000)); // another relay is active: stand by
           continue;
         }
+        become('active');
         await this.pump();
       } catch (e) {
         this.log.error({ err: e }, 'kafka relay failed; resuming from its checkpoint');
@@ -156,19 +192,27 @@ export class KafkaRelay {
     };
     let next = read(pos);
     let checkpointed: Promise<void> = Promise.resolve();
+    let checkedAt = Date.now();
     try {
       while (this.running) {
-        const batch = await next;
+        const batch = await this.at('reading', next);
         if (comparePositions(batch.horizon, pos) <= 0) {
-          await checkpointed;
-          await this.sleep(1000);
-          if (!(await this.lock.check())) return;
+          await this.at('checkpointing', checkpointed);
+          await this.at('waiting for events', this.sleep(1000));
+          if (!(await this.at('checking the lock', this.lock.check()))) return;
+          checkedAt = Date.now();
           next = read(pos);
           continue;
         }
+        // Busy too: a relay that never runs out of events must still notice that its lock went with its session
+        // (then another relay may be active), within about a second.
+        if (Date.now() - checkedAt >= LOCK_CHECK_MS) {
+          if (!(await this.at('checking the lock', this.lock.check()))) return;
+          checkedAt = Date.now();
+        }
         next = read(batch.horizon);
-        for (const chunk of batch.chunks) await this.produce(chunk);
-        await checkpointed;
+        for (const chunk of batch.chunks) await this.at('producing', this.produce(chunk));
+        await this.at('checkpointing', checkpointed);
         const horizon = batch.horizon;
         checkpointed = writeCheckpoint(this.knex, this.checkpointName, horizon).then(() => this.note(horizon));
         checkpointed.catch(() => undefined); // awaited on the next turn or below

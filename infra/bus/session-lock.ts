@@ -18,7 +18,10 @@ export class SessionLock {
   }
 
   async tryAcquire(): Promise<boolean> {
-    if (this.conn) return true;
+    // The lock lives only as long as its session: after a Postgres restart, or a session the server ended
+    // while this host was cut off, it is gone and another process may hold it. Taking that for granted
+    // made two relays active at once (and kept the old connection out of the pool for good).
+    if (this.conn && (await this.check())) return true;
     const c = await this.knex.client.acquireConnection();
     try {
       const ok = (await c.query('select pg_try_advisory_lock($1) as ok', [this.key])).rows[0].ok;

@@ -53,6 +53,15 @@ export const DEFAULT_POOL_BOUNDS: PoolBounds = { workMem: '16MB', maxUses: 10_00
 
 const WORK_MEM = /^\d+(kB|MB|GB)?$/;
 
+/**
+ * TCP keepalive on every connection, first probe after this long idle. A client waiting for an answer
+ * that the server sent into a cut network, and whose session the server then ended, has nothing more to
+ * send: without a probe it never meets the server's reset and waits for ever (a relay or an indexer host
+ * that was cut off stopped for good). A live server's kernel answers the probe; nothing else changes. Node
+ * (libuv) probes every second after the first, 10 times: a server gone without a trace is given up after about 20 s.
+ */
+export const POSTGRES_KEEPALIVE_MS = 10_000;
+
 /** Loans per connection, counted where the pool validates a connection before lending it. */
 const loans = new WeakMap<object, number>();
 
@@ -90,7 +99,7 @@ function poolConfig(connectionString: string, opts: OpenDatabaseOptions, bounds:
   const timeout = statementTimeoutMs > 0 ? `; set statement_timeout = ${Math.floor(statementTimeoutMs)}` : '';
   return {
     client: 'pg',
-    connection: { connectionString, application_name: statementTimeoutMs > 0 ? 'ifrs-read' : 'ifrs' },
+    connection: { connectionString, application_name: statementTimeoutMs > 0 ? 'ifrs-read' : 'ifrs', keepAlive: true, keepAliveInitialDelayMillis: POSTGRES_KEEPALIVE_MS },
     pool: {
       min: 0,
       max: opts.poolMax ?? 20,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Single-node Elasticsearch 8 on 127.0.0.1 (plain http, security off), resolved from Maven Central.
+# Single-node Elasticsearch 8 on 127.0.0.1 or ES_HOST (plain http, security off), resolved from Maven Central.
 # Usage: infra/servers/elasticsearch.sh start|stop|status|resolve
-# Env: ES_PORT (9200), ES_TRANSPORT_PORT (9300), ES_HEAP (1g), ES_START_TIMEOUT (180 s),
+# Env: ES_HOST (HTTP bind address, 127.0.0.1; another address for a network namespace), ES_PORT (9200), ES_TRANSPORT_PORT (9300), ES_HEAP (1g), ES_START_TIMEOUT (180 s),
 #      ES_RUN_AS (user to run as when invoked as root; default nobody — Elasticsearch refuses root),
 #      SERVERS_DIR (infra/.cache/run), INFRA_CACHE_DIR (infra/.cache)
 LOG_PREFIX=elasticsearch
@@ -10,6 +10,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 ES_POM="$SERVERS_SCRIPT_DIR/elasticsearch/pom.xml"
 ES_VERSION="$(sed -n 's:.*<es.version>\(.*\)</es.version>.*:\1:p' "$ES_POM")"
+ES_HOST="${ES_HOST:-127.0.0.1}"
 ES_PORT="${ES_PORT:-9200}"
 ES_TRANSPORT_PORT="${ES_TRANSPORT_PORT:-9300}"
 ES_HEAP="${ES_HEAP:-1g}"
@@ -25,7 +26,7 @@ ES_TMP="$ES_HOME_DIR/tmp"
 ES_PID="$ES_HOME_DIR/elasticsearch.pid"
 ES_OUT="$ES_LOGS/stdout.log"
 ES_MARKER="org.elasticsearch.bootstrap.Elasticsearch"
-ES_URL="http://127.0.0.1:$ES_PORT"
+ES_URL="http://$ES_HOST:$ES_PORT"
 
 resolve() {
   if [[ -f "$ES_INSTALL/.complete" ]]; then return 0; fi
@@ -83,7 +84,10 @@ write_config() {
 cluster.name: infra-test
 node.name: infra-test-1
 discovery.type: single-node
-network.host: 127.0.0.1
+# HTTP on ES_HOST; transport stays on loopback, so the node keeps development mode (no production
+# bootstrap checks such as vm.max_map_count) wherever HTTP listens.
+http.host: $ES_HOST
+transport.host: 127.0.0.1
 http.port: $ES_PORT
 transport.port: $ES_TRANSPORT_PORT
 path.data: $ES_DATA
@@ -114,7 +118,7 @@ start() {
     return 0
   fi
   rm -f "$ES_PID"
-  port_open "$ES_PORT" && die "port 127.0.0.1:$ES_PORT is already in use by another process (not started by this script); set ES_PORT"
+  port_open "$ES_PORT" "$ES_HOST" && die "port $ES_HOST:$ES_PORT is already in use by another process (not started by this script); set ES_PORT"
   port_open "$ES_TRANSPORT_PORT" && die "transport port 127.0.0.1:$ES_TRANSPORT_PORT is already in use; set ES_TRANSPORT_PORT"
   need_java17
   need curl

@@ -51,9 +51,9 @@ mvn_retry() {
   done
 }
 
-# port_open <port>: true if something accepts TCP connections on 127.0.0.1:<port>.
+# port_open <port> [host]: true if something accepts TCP connections on <host>:<port> (host 127.0.0.1).
 port_open() {
-  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+  (exec 3<>"/dev/tcp/${2:-127.0.0.1}/$1") 2>/dev/null
 }
 
 # pid_alive <pidfile> <cmdline-marker>: true if the pid in the file is running and its
