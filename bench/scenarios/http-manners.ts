@@ -22,7 +22,7 @@ export const scenario: BenchScenario = {
   async run(ctx) {
     const n = Number(process.env.BENCH_CATALOG_FILINGS ?? (ctx.quick ? 20_000 : 1_000_000));
     const seconds = ctx.quick ? 3 : 10;
-    const rounds = ctx.quick ? 4 : 6;
+    const rounds = ctx.quick ? 6 : 8;
     const base = process.env.BENCH_DATA_DIR ?? path.resolve(__dirname, '../../../bench-data');
     const data = await catalogBenchData(path.join(base, `catlist-${n}`), n, ctx.log);
     const auth = { Authorization: `Bearer ${data.apiKey}` };

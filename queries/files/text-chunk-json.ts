@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { sendJsonText } from '../../src/http/compress';
 
 /** Control characters other than the line feed and form feed that extracted text is full of. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is looked for
@@ -37,15 +38,7 @@ export function textChunkBody(p: TextChunkParts): string {
   );
 }
 
-/**
- * Sends the chunk as the JSON routes do (src/http/app.ts sendJson): 200, the same content type. As a
- * string, which node writes together with the headers in one write, encoding it on the way, instead
- * of a buffer allocated for each body.
- */
+/** Sends the chunk as the JSON routes do (src/http/compress.ts): 200, the same content type, compressed above the threshold. */
 export function sendTextChunk(res: Response, p: TextChunkParts): void {
-  const body = textChunkBody(p);
-  res.statusCode = 200;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(body, 'utf8'));
-  res.end(body, 'utf8');
+  sendJsonText(res, 200, textChunkBody(p));
 }

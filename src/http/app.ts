@@ -15,7 +15,7 @@ import { requestIdFor } from './request-id';
 import type { RequestLimits } from './request-limits';
 import type { Reply, RouteContext, RouteSpec } from './route';
 import { accessLogger } from './access-log';
-import { compressAnswers } from './compress';
+import { compressOtherAnswers, sendJsonText } from './compress';
 import { answerNotModified, documentConditional, isRecordGet } from './conditional';
 import { corsForOrigins } from './cors';
 import { mountReferencePage } from './reference-page';
@@ -209,12 +209,6 @@ function sendJson(res: Response, status: number, body: unknown): void {
   sendJsonText(res, status, JSON.stringify(body));
 }
 
-function sendJsonText(res: Response, status: number, json: string): void {
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(json));
-  res.end(json);
-}
 
 /** `managed-filings` of `/managed-filings/x/items` (the text up to the second slash). */
 function firstSegment(path: string): string {
@@ -303,7 +297,6 @@ export function createApp(deps: AppDeps): express.Express {
   });
   const cors = corsForOrigins(deps.corsOrigins ?? []);
   if (cors) app.use(cors);
-  app.use(compressAnswers());
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -322,11 +315,13 @@ export function createApp(deps: AppDeps): express.Express {
   });
 
   const api = express.Router({ caseSensitive: true, strict: false });
-  let openapi: object | null = null;
+  let openapi: string | null = null;
+  // The reference page and its script (HTML and JavaScript, not JSON answers): compressed by the middleware.
+  api.use('/docs', compressOtherAnswers());
   mountReferencePage(api);
   api.get('/openapi.json', (_req, res) => {
-    openapi ??= buildOpenApi(deps.routes.map(documentConditional), deps.decisions ?? '');
-    res.json(openapi);
+    openapi ??= JSON.stringify(buildOpenApi(deps.routes.map(documentConditional), deps.decisions ?? ''));
+    sendJsonText(res, 200, openapi);
   });
 
   // Known path, other method: authenticated first like any route, then a coded 405 (unknown path: 404).
