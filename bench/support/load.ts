@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { cpuSeconds } from './process-cpu';
@@ -105,10 +107,21 @@ async function inProcess(run: () => Promise<autocannon.Result>): Promise<LoadRes
 export function startServerProcess(script: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
   return new Promise((resolve, reject) => {
     const isBin = script.endsWith('.js');
-    const child = spawn(process.execPath, isBin ? [script, ...args] : ['-r', 'tsx/cjs', script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The server's log (at info, the access log's line per request) goes to a file, as a deployment's would,
+    // instead of a pipe this process would have to read on the cores the server and the load generator use.
+    const logFile = path.join(os.tmpdir(), `ifrs-bench-serve-${process.pid}-${Date.now()}.log`);
+    const logFd = fs.openSync(logFile, 'w');
+    const child = spawn(process.execPath, isBin ? [script, ...args] : ['-r', 'tsx/cjs', script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', logFd] });
+    fs.closeSync(logFd);
+    const tail = () => {
+      try {
+        return fs.readFileSync(logFile, 'utf8').slice(-500);
+      } catch {
+        return '';
+      }
+    };
     let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${err.slice(-500)}`)), 120_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${tail()}`)), 120_000);
     child.stdout!.on('data', (d) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);
@@ -125,9 +138,10 @@ export function startServerProcess(script: string, args: string[] = [], env: Nod
         });
       }
     });
-    // Only the tail is kept (for a failure's message): at info the access log writes a line per request.
-    child.stderr!.on('data', (d) => (err = (err + d).slice(-4096)));
-    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${err.slice(-500)}`)));
+    child.on('exit', (code) => {
+      reject(new Error(`server exited (${code}): ${tail()}`));
+      fs.rm(logFile, { force: true }, () => undefined);
+    });
   });
 }
 
