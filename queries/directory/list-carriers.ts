@@ -11,7 +11,9 @@ import { offsetPage, requireNaic } from './directory-paging';
 export const identifierParam = z
   .string()
   .max(200)
-  .regex(/^[a-z][a-z0-9_]*:.+$/, 'Form <scheme>:<value>, for example naic_company:12345.')
+  // [\s\S], not `.`: the document's pattern must mean what the server checks, and `.` excludes different line
+  // breaks in JavaScript (\r, \u2028 too) than in other regex dialects clients validate with (Python: only \n).
+  .regex(/^[a-z][a-z0-9_]*:[\s\S]+$/, 'Form <scheme>:<value>, for example naic_company:12345.')
   .transform((s) => ({ scheme: s.slice(0, s.indexOf(':')), value: s.slice(s.indexOf(':') + 1) }));
 
 const Query = z.strictObject({

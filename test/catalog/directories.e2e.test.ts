@@ -91,6 +91,10 @@ describe('directories: carriers, carrier groups, MGAs, products', function () {
     assert.deepEqual((await get(full, '/insurance/carriers?identifier=naic_company:22222')).body.carriers.map((c: Rec) => c.id), ['carrier_22222']);
     assert.deepEqual((await get(full, '/insurance/carriers?group=carrier_group_100')).body.carriers.map((c: Rec) => c.id), ['carrier_12345', 'carrier_22222']);
     assert.equal((await get(full, '/insurance/carriers?identifier=12345')).status, 400);
+    // Any value after the scheme, line breaks included (what the document's pattern allows in every regex dialect).
+    const odd = await get(full, '/insurance/carrier-groups?identifier=naic_group:%0D&identifier=naic_group:%C2%85');
+    assert.equal(odd.status, 200, JSON.stringify(odd.body));
+    assert.deepEqual(odd.body.carrierGroups, []);
   });
 
   it('rule: carriers state and toi filters reflect catalog filing activity in the last 12 months (not domicile)', async () => {

@@ -217,4 +217,30 @@ describe('OpenAPI document', () => {
     const tag = (doc.tags as { name: string; description: string }[]).find((t) => t.name === 'working filings')!;
     assert.match(tag.description, /POST \/managed-filings \(also \/insurance\/managed-filings\) answers 201/);
   });
+
+  it('rule: no pattern in the document uses the `.` wildcard outside a class (its line breaks differ between regex dialects, so a client could validate what the server refuses)', () => {
+    const patterns: string[] = [];
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          if (k === 'pattern' && typeof x === 'string') patterns.push(x);
+          else walk(x);
+        }
+      }
+    };
+    walk(doc);
+    assert.ok(patterns.length > 5, `${patterns.length} patterns`);
+    const wildcard = (p: string) => {
+      let inClass = false;
+      for (let i = 0; i < p.length; i++) {
+        if (p[i] === '\\') i++;
+        else if (inClass) inClass = p[i] !== ']';
+        else if (p[i] === '[') inClass = true;
+        else if (p[i] === '.') return true;
+      }
+      return false;
+    };
+    assert.deepEqual(patterns.filter(wildcard), []);
+  });
 });
