@@ -30,6 +30,7 @@ import {
   type RecordedEvent,
 } from '../../src/domain/events';
 import type { EventStore, ReadAllOptions, ReadAllResult } from './event-store';
+import { HASH_KEY, eventHash, withoutHashes } from '../../src/domain/event-hash';
 
 /** Our versions are 1-based stream lengths; ESDB revisions are 0-based event numbers. */
 export function toExpectedRevision(v: ExpectedVersion): AppendExpectedRevision {
@@ -40,6 +41,8 @@ export function toExpectedRevision(v: ExpectedVersion): AppendExpectedRevision {
 
 /** The metadata key that carries the event's schema version (ESDB has no field for it). */
 const SCHEMA_VERSION_KEY = 'schemaVersion';
+/** The metadata key that carries the recorded time the hash covers (ESDB's `created` is its own). */
+const RECORDED_AT_KEY = 'recordedAt';
 
 type EsdbRecorded = NonNullable<ResolvedEvent['event']>;
 
@@ -61,7 +64,7 @@ function toRecorded(e: EsdbRecorded): RecordedEvent {
     data,
     metadata: metadata as EventMetadata,
     position: e.position ? { commit: e.position.commit, prepare: e.position.prepare } : START,
-    recordedAt: e.created,
+    recordedAt: typeof metadata[RECORDED_AT_KEY] === 'string' ? new Date(metadata[RECORDED_AT_KEY] as string) : e.created,
   };
 }
 
@@ -80,25 +83,68 @@ export class EsdbEventStore implements EventStore {
     this.client = EventStoreDBClient.connectionString`${connectionString}`;
   }
 
+  /** Streams' last appended (version, hash) seen by this process: a write that follows its own needs no read. */
+  private readonly heads = new Map<string, { version: number; hash: string | null }>();
+
+  /** The stream's current version and last hash, read as its last event. */
+  private async readHead(streamId: string): Promise<{ version: number; hash: string | null }> {
+    try {
+      for await (const r of this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+        if (r.event) {
+          const e = toRecorded(r.event);
+          const h = e.metadata[HASH_KEY];
+          return { version: e.version, hash: typeof h === 'string' ? h : null };
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof StreamNotFoundError)) throw e;
+    }
+    return { version: 0, hash: null };
+  }
+
+  /**
+   * Chains the events (src/domain/event-hash.ts) on the previous event's hash; ESDB stamps its own
+   * `created` time, so the hashed recorded time travels in the metadata and reads take it from there.
+   * 'any' appends at the version just read and go again if another writer came in between.
+   */
   async append(streamId: string, events: NewEvent[], expectedVersion: ExpectedVersion, metadata: EventMetadata): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const data = events.map((e) =>
-      jsonEvent({
-        id: crypto.randomUUID(),
-        type: e.type,
-        data: (e.data ?? {}) as JSONType,
-        metadata: { ...(metadata ?? {}), [SCHEMA_VERSION_KEY]: e.schemaVersion ?? 1 } as JSONType,
-      }),
-    );
-    try {
-      const r = await this.client.appendToStream(streamId, data, { expectedRevision: toExpectedRevision(expectedVersion) });
-      return { nextVersion: Number(r.nextExpectedRevision) + 1, position: r.position ? { commit: r.position.commit, prepare: r.position.prepare } : START };
-    } catch (e) {
-      if (e instanceof WrongExpectedVersionError) {
-        const actual = e.actualVersion;
-        throw new ExpectedVersionConflict(streamId, expectedVersion, typeof actual === 'bigint' ? Number(actual) + 1 : actual === NO_STREAM ? 0 : null);
+    for (let attempt = 0; ; attempt++) {
+      let base: number;
+      let prevHash: string | null;
+      if (expectedVersion === 0) [base, prevHash] = [0, null];
+      else {
+        const known = this.heads.get(streamId);
+        const head = typeof expectedVersion === 'number' && known?.version === expectedVersion ? known : await this.readHead(streamId);
+        [base, prevHash] = [typeof expectedVersion === 'number' ? expectedVersion : head.version, head.hash];
       }
-      throw e;
+      const recordedAt = new Date().toISOString();
+      const plain = { ...withoutHashes(metadata), [RECORDED_AT_KEY]: recordedAt };
+      const data = events.map((e, i) => {
+        const schemaVersion = e.schemaVersion ?? 1;
+        const meta = { ...plain, [SCHEMA_VERSION_KEY]: schemaVersion };
+        const { [SCHEMA_VERSION_KEY]: _sv, ...hashedMeta } = meta;
+        const hash = eventHash({ streamId, version: base + i + 1, type: e.type, schemaVersion, data: e.data ?? {}, metadata: hashedMeta, recordedAt, prevHash });
+        const ev = jsonEvent({ id: crypto.randomUUID(), type: e.type, data: (e.data ?? {}) as JSONType, metadata: { ...meta, prevHash, hash } as JSONType });
+        prevHash = hash;
+        return ev;
+      });
+      try {
+        const r = await this.client.appendToStream(streamId, data, { expectedRevision: toExpectedRevision(expectedVersion === 'any' ? base : expectedVersion) });
+        const nextVersion = Number(r.nextExpectedRevision) + 1;
+        this.heads.delete(streamId);
+        if (this.heads.size >= 10_000) this.heads.delete(this.heads.keys().next().value!);
+        this.heads.set(streamId, { version: nextVersion, hash: prevHash });
+        return { nextVersion, position: r.position ? { commit: r.position.commit, prepare: r.position.prepare } : START };
+      } catch (e) {
+        if (e instanceof WrongExpectedVersionError) {
+          this.heads.delete(streamId);
+          if (expectedVersion === 'any' && attempt < 20) continue;
+          const actual = e.actualVersion;
+          throw new ExpectedVersionConflict(streamId, expectedVersion, typeof actual === 'bigint' ? Number(actual) + 1 : actual === NO_STREAM ? 0 : null);
+        }
+        throw e;
+      }
     }
   }
 

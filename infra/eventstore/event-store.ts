@@ -39,6 +39,11 @@ export interface EventStore {
    */
   appendGuarded?(streamId: string, events: NewEvent[], expectedVersion: ExpectedVersion, metadata: EventMetadata, guard: AppendGuard): Promise<GuardedAppendResult>;
   readStream(streamId: string, fromVersion?: number): Promise<RecordedEvent[]>;
+  /**
+   * Optional: the stream's own record of its version and last event's hash (src/domain/event-hash.ts),
+   * kept apart from the events, so a verifier also sees events lost from the end of a stream.
+   */
+  streamHead?(streamId: string): Promise<{ version: number; headHash: string | null } | null>;
   readAll(opts: ReadAllOptions): Promise<ReadAllResult>;
   /** The newest position a subscriber can currently see. */
   head(): Promise<LogPosition>;

@@ -6,6 +6,7 @@ import type { AppendResult, EventMetadata, ExpectedVersion, NewEvent } from '../
 import type { AppendGuard, GuardedAppendResult } from './event-store';
 import { runStatement } from '../postgres/prepared';
 import { AppendBatcher, type AppendCall } from './postgres-append-batch';
+import { canonicalParts, withoutHashes } from '../../src/domain/event-hash';
 
 /**
  * The append statements of the Postgres event store, sent straight to a pooled `pg` connection as
@@ -21,51 +22,83 @@ import { AppendBatcher, type AppendCall } from './postgres-append-batch';
 
 type Expectation = 'any' | 'new' | 'exact';
 
-/** `$1` stream id, `$2` event count (or expected version for 'exact', then `$3` count). */
-const MOVE_STREAM: Record<Expectation, string> = {
-  any: `insert into es_streams (stream_id, version) values ($1, $2::bigint)
-    on conflict (stream_id) do update set version = es_streams.version + excluded.version returning version`,
-  new: `insert into es_streams (stream_id, version) values ($1, $2::bigint) on conflict do nothing returning version`,
-  exact: `update es_streams set version = version + $3::bigint where stream_id = $1 and version = $2::bigint returning version`,
-};
-
-/** The same moves, made only when the guard's row says `ok` (no row, or not ok: no move, no event, no position). */
-const GUARDED_MOVE_STREAM: Record<Expectation, string> = {
-  any: `insert into es_streams (stream_id, version) select $1, $2::bigint where (select ok from guard)
-    on conflict (stream_id) do update set version = es_streams.version + excluded.version returning version`,
-  new: `insert into es_streams (stream_id, version) select $1, $2::bigint where (select ok from guard) on conflict do nothing returning version`,
-  exact: `update es_streams set version = version + $3::bigint where stream_id = $1 and version = $2::bigint and (select ok from guard) returning version`,
-};
-
 /** The parameter after the stream move's own ones. */
 const FIRST_EVENT_PARAM: Record<Expectation, number> = { any: 3, new: 3, exact: 4 };
+
+/**
+ * The parameters after the event columns: the canonical texts' heads and tails (src/domain/event-hash.ts
+ * canonicalParts; arrays in the many form) and the recorded time, stamped in node so the hash covers
+ * exactly what is stored.
+ */
+function hashParams(e: Expectation): { head: string; tail: string; recordedAt: string } {
+  const p = FIRST_EVENT_PARAM[e] + 5;
+  return { head: `$${p}`, tail: `$${p + 1}`, recordedAt: `$${p + 2}::timestamptz` };
+}
+
+/**
+ * The hash of the append's last event, chained from `prev` (the stream row's head before the move)
+ * in the statement itself: no read of the stream, whatever the expected version.
+ */
+function headHashSql(e: Expectation, single: boolean, prev: string, before: string, n: string): string {
+  const { head, tail } = hashParams(e);
+  return single
+    ? `es_event_hash(${head}::text, ${prev}, ${tail}::text, ${before} + ${n})`
+    : `(es_event_hashes(${prev}, ${head}::text[], ${tail}::text[], ${before} + 1))[${n}]`;
+}
+
+/**
+ * `$1` stream id, `$2` event count (or expected version for 'exact', then `$3` count). The move also
+ * chains: `prev_hash` keeps the old head for the insert (RETURNING sees only new values).
+ */
+function moveStreamSql(e: Expectation, single: boolean, guarded: boolean): string {
+  const ok = guarded ? ' where (select ok from guard)' : '';
+  const cols = `(stream_id, version, prev_hash, head_hash)`;
+  const fresh = `select $1, $2::bigint, null::text, ${headHashSql(e, single, 'null::text', '0', '$2::bigint')}${ok}`;
+  switch (e) {
+    case 'any':
+      return `insert into es_streams ${cols} ${fresh}
+    on conflict (stream_id) do update set version = es_streams.version + excluded.version, prev_hash = es_streams.head_hash,
+      head_hash = ${headHashSql(e, single, 'es_streams.head_hash', 'es_streams.version', 'excluded.version')} returning version, prev_hash, head_hash`;
+    case 'new':
+      return `insert into es_streams ${cols} ${fresh} on conflict do nothing returning version, prev_hash, head_hash`;
+    case 'exact':
+      return `update es_streams set version = version + $3::bigint, prev_hash = head_hash, head_hash = ${headHashSql(e, single, 'head_hash', 'version', '$3::bigint')}
+    where stream_id = $1 and version = $2::bigint${guarded ? ' and (select ok from guard)' : ''} returning version, prev_hash, head_hash`;
+  }
+}
 
 /** One event: scalar parameters, so no array literal to build and escape in node or to unnest in Postgres. */
 function insertOneSql(e: Expectation): string {
   const p = FIRST_EVENT_PARAM[e];
-  return `insert into es_events (event_id, stream_id, version, type, schema_version, data, metadata)
-    select $${p}::uuid, $1, s.version, $${p + 1}::text, $${p + 2}::int, $${p + 3}::jsonb, $${p + 4}::jsonb from s
+  return `insert into es_events (event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
+    select $${p}::uuid, $1, s.version, $${p + 1}::text, $${p + 2}::int, $${p + 3}::jsonb,
+      $${p + 4}::jsonb || jsonb_build_object('prevHash', s.prev_hash, 'hash', s.head_hash), ${hashParams(e).recordedAt} from s
     returning global_position, transaction_id::text as tx, version`;
 }
 
+/** Every event's hash is chained again from the old head (`ch`); the move computed only the last. */
 function insertManySql(e: Expectation): string {
   const p = FIRST_EVENT_PARAM[e];
   const count = e === 'exact' ? '$3' : '$2';
-  return `insert into es_events (event_id, stream_id, version, type, schema_version, data, metadata)
-      select e.event_id, $1, s.version - ${count}::bigint + e.ord, e.type, e.schema_version, e.data, $${p + 4}::jsonb
-      from s, unnest($${p}::uuid[], $${p + 1}::text[], $${p + 2}::int[], $${p + 3}::jsonb[])
+  const { head, tail, recordedAt } = hashParams(e);
+  return `ch as (select s.version, s.prev_hash, es_event_hashes(s.prev_hash, ${head}::text[], ${tail}::text[], s.version - ${count}::bigint + 1) as h from s),
+    ins as (insert into es_events (event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
+      select e.event_id, $1, ch.version - ${count}::bigint + e.ord, e.type, e.schema_version, e.data,
+        $${p + 4}::jsonb || jsonb_build_object('prevHash', case when e.ord = 1 then ch.prev_hash else ch.h[e.ord::int - 1] end, 'hash', ch.h[e.ord::int]),
+        ${recordedAt}
+      from ch, unnest($${p}::uuid[], $${p + 1}::text[], $${p + 2}::int[], $${p + 3}::jsonb[])
         with ordinality as e(event_id, type, schema_version, data, ord)
-      returning global_position, transaction_id::text as tx, version`;
+      returning global_position, transaction_id::text as tx, version)`;
 }
 
 function singleEventSql(e: Expectation): string {
-  return `with s as (${MOVE_STREAM[e]})
+  return `with s as (${moveStreamSql(e, true, false)})
     ${insertOneSql(e)}`;
 }
 
 function manyEventsSql(e: Expectation): string {
-  return `with s as (${MOVE_STREAM[e]}),
-    ins as (${insertManySql(e)})
+  return `with s as (${moveStreamSql(e, false, false)}),
+    ${insertManySql(e)}
     select global_position, tx, version from ins order by version desc limit 1`;
 }
 
@@ -75,8 +108,8 @@ function manyEventsSql(e: Expectation): string {
  * append's last event (nulls when nothing was appended).
  */
 function guardedSql(guardSql: string, k: number, e: Expectation, single: boolean): string {
-  const append = `s as (${GUARDED_MOVE_STREAM[e]}),
-    ins as (${single ? insertOneSql(e) : insertManySql(e)})`.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + k}`);
+  const append = `s as (${moveStreamSql(e, single, true)}),
+    ${single ? `ins as (${insertOneSql(e)})` : insertManySql(e)}`.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + k}`);
   return `with guard as (${guardSql}),
     ${append}
     select (select row_to_json(guard) from guard) as guard__, a.global_position, a.tx, a.version
@@ -99,10 +132,13 @@ function appendParams(streamId: string, events: NewEvent[], expectedVersion: Exp
   const n = events.length;
   const expectation: Expectation = expectedVersion === 'any' ? 'any' : expectedVersion === 0 ? 'new' : 'exact';
   const values: unknown[] = expectation === 'exact' ? [streamId, expectedVersion, n] : [streamId, n];
-  const meta = JSON.stringify(metadata ?? {});
+  const plain = withoutHashes(metadata);
+  const meta = JSON.stringify(plain);
+  const recordedAt = new Date().toISOString();
+  const parts = events.map((e) => canonicalParts({ streamId, type: e.type, schemaVersion: e.schemaVersion ?? 1, data: e.data, metadata: plain, recordedAt }));
   if (n === 1) {
     const e = events[0];
-    values.push(timeOrderedUuid(), e.type, e.schemaVersion ?? 1, JSON.stringify(e.data ?? {}), meta);
+    values.push(timeOrderedUuid(), e.type, e.schemaVersion ?? 1, JSON.stringify(e.data ?? {}), meta, parts[0].head, parts[0].tail, recordedAt);
   } else {
     values.push(
       events.map(() => timeOrderedUuid()),
@@ -110,6 +146,9 @@ function appendParams(streamId: string, events: NewEvent[], expectedVersion: Exp
       events.map((e) => e.schemaVersion ?? 1),
       events.map((e) => JSON.stringify(e.data ?? {})),
       meta,
+      parts.map((p) => p.head),
+      parts.map((p) => p.tail),
+      recordedAt,
     );
   }
   return { expectation, single: n === 1, values };

@@ -49,6 +49,7 @@ function readAllSql(typeFilter: string): string {
 const PREPARED = {
   readStream: { name: 'es_read_stream', text: `select ${COLUMNS} from es_events where stream_id = $1 and version >= $2 order by version` },
   streamVersion: { name: 'es_stream_version', text: `select version from es_streams where stream_id = $1` },
+  streamHead: { name: 'es_stream_head', text: `select version, head_hash from es_streams where stream_id = $1` },
   lastCommitted: { name: 'es_last_committed', text: `select transaction_id::text as tx, global_position from es_events order by transaction_id desc, global_position desc limit 1` },
   head: {
     name: 'es_head',
@@ -133,6 +134,11 @@ export class PostgresEventStore implements EventStore {
   async streamVersion(streamId: string): Promise<number> {
     const rows = await runStatement<{ version: number }>(this.knex, { ...PREPARED.streamVersion, values: [streamId] });
     return rows[0] ? Number(rows[0].version) : 0;
+  }
+
+  async streamHead(streamId: string): Promise<{ version: number; headHash: string | null } | null> {
+    const [r] = await runStatement<{ version: number; head_hash: string | null }>(this.knex, { ...PREPARED.streamHead, values: [streamId] });
+    return r ? { version: Number(r.version), headHash: r.head_hash } : null;
   }
 
   /** Events after a position in global order, and how far a subscriber may move (see readAllSql). */

@@ -5,6 +5,7 @@ import { cursorParam, qInt } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
 import type { FilingAccessService } from './filing-access';
 import { FilingIdParams } from './schemas';
+import { withoutHashes } from '../../src/domain/event-hash';
 
 const Query = z.strictObject({ limit: qInt(1, 500, 100).optional(), cursor: cursorParam().optional() });
 const EventList = z
@@ -59,7 +60,7 @@ export class FilingEventsRoute implements RouteModule {
           return {
             headers: { 'Cache-Control': 'private, no-store' },
             body: {
-              events: page.map((r) => ({ type: r.type, version: r.version, position: Number(r.position), data: r.data, metadata: r.metadata, recordedAt: new Date(r.recorded_at).toISOString() })),
+              events: page.map((r) => ({ type: r.type, version: r.version, position: Number(r.position), data: r.data, metadata: withoutHashes(r.metadata), recordedAt: new Date(r.recorded_at).toISOString() })),
               nextCursor,
             },
           };

@@ -28,6 +28,7 @@ import { FilingListRoute } from '../../queries/managed-filings/filing-list-route
 import { ItemListRoute } from '../../queries/managed-filings/item-list-route';
 import { CommentListRoute } from '../../queries/managed-filings/comment-list-route';
 import { FilingEventsRoute } from '../../queries/managed-filings/filing-events-route';
+import { FilingIntegrityRoute } from '../../queries/managed-filings/filing-integrity-route';
 import { FieldOptionsRoute } from '../../queries/managed-filings/field-options-route';
 import { ScopeListingRoutes } from '../../queries/scope-listings/scope-listing-routes';
 import { ArtifactDetailRoute } from '../../queries/artifacts/artifact-detail-route';
@@ -91,6 +92,7 @@ export function workingFilingsFeature(c: Container): void {
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new CommentListRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new CommentWriteRoutes(ctx.get(WF_TOKENS.ManagedFilingCommands)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingEventsRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingIntegrityRoute(ctx.get(WF_TOKENS.FilingAccess), ctx.get(TOKENS.EventStore)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new UploadRoutes(ctx.get(WF_TOKENS.UploadCommands)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ArtifactDetailRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess)));
 

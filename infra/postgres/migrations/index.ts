@@ -10,6 +10,7 @@ import * as m004 from './004_bus_processed_events';
 import * as m009 from './009_catalog_file_claims';
 import * as m010 from './010_idempotency_keys';
 import * as m011 from './011_idempotency_key_streams';
+import * as m012 from './012_event_hash_chains';
 
 /** Versioned SQL migrations of the infrastructure tables (read models own their schema: see projections/engine). */
 const migrations: Record<string, Knex.Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Knex.Migration> = {
   '009_catalog_file_claims': m009,
   '010_idempotency_keys': m010,
   '011_idempotency_key_streams': m011,
+  '012_event_hash_chains': m012,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

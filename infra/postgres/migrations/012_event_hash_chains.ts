@@ -1,0 +1,95 @@
+import type { Knex } from 'knex';
+import { eventHash, withoutHashes } from '../../../src/domain/event-hash';
+
+/**
+ * Tamper evidence (src/domain/event-hash.ts). The stream row keeps its last event's hash (`head_hash`)
+ * and, for the append statement's own use, the one before it (`prev_hash`: an UPDATE's RETURNING sees
+ * only new values), so an append chains in its own statement without reading the stream. The hash is
+ * SHA-256 over canonical text that node builds except for the previous hash and the version, which the
+ * statement fills in (es_event_hash). Existing events get their chains here, in stream order; their
+ * recorded times are cut to milliseconds first, the precision every reader (a JS Date) and the hash see.
+ */
+export async function up(knex: Knex): Promise<void> {
+  await knex.raw(`
+    alter table es_streams add column prev_hash text, add column head_hash text;
+    create function es_event_hash(head text, prev text, tail text, version bigint) returns text
+      language sql immutable parallel safe
+      as $$ select encode(sha256(convert_to(head || coalesce('"' || prev || '"', 'null') || tail || version::text || '}', 'UTF8')), 'hex') $$;
+    create function es_event_hashes(prev text, heads text[], tails text[], first_version bigint) returns text[]
+      language plpgsql immutable parallel safe
+      as $$
+      declare
+        out text[] := '{}';
+        h text := prev;
+      begin
+        for i in 1 .. coalesce(array_length(heads, 1), 0) loop
+          h := es_event_hash(heads[i], h, tails[i], first_version + i - 1);
+          out := out || h;
+        end loop;
+        return out;
+      end $$;
+    update es_events set recorded_at = date_trunc('milliseconds', recorded_at) where recorded_at <> date_trunc('milliseconds', recorded_at);
+  `);
+  await backfillChains(knex);
+}
+
+interface Row {
+  global_position: string;
+  stream_id: string;
+  version: string;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  recorded_at: Date;
+}
+
+const PAGE = 5000;
+
+/** Chains every event that has none yet, in (stream, version) order; exported for its test. */
+export async function backfillChains(knex: Knex): Promise<void> {
+  let after: [string, number] = ['', 0];
+  let prev: string | null = null;
+  let prevStream: string | null = null;
+  for (;;) {
+    const rows = (
+      await knex.raw(
+        `select global_position, stream_id, version, type, schema_version, data, metadata, recorded_at from es_events
+         where (stream_id, version) > (?, ?) order by stream_id, version limit ?`,
+        [after[0], after[1], PAGE],
+      )
+    ).rows as Row[];
+    if (!rows.length) break;
+    const updates: { p: string; m: Record<string, unknown> }[] = [];
+    const heads = new Map<string, string>();
+    for (const r of rows) {
+      if (r.stream_id !== prevStream) prev = null;
+      prevStream = r.stream_id;
+      const metadata = withoutHashes(r.metadata);
+      const hash = eventHash({ streamId: r.stream_id, version: Number(r.version), type: r.type, schemaVersion: r.schema_version, data: r.data, metadata, recordedAt: r.recorded_at.toISOString(), prevHash: prev });
+      updates.push({ p: String(r.global_position), m: { ...metadata, prevHash: prev, hash } });
+      heads.set(r.stream_id, hash);
+      prev = hash;
+    }
+    await knex.raw(
+      `update es_events e set metadata = u.m from jsonb_to_recordset(?::jsonb) as u(p bigint, m jsonb) where e.global_position = u.p`,
+      [JSON.stringify(updates)],
+    );
+    // A stream row's head is the hash of the event at its version; a stream cut by a page is set again by the next.
+    await knex.raw(
+      `update es_streams s set head_hash = h.hash from jsonb_to_recordset(?::jsonb) as h(stream_id text, hash text) where s.stream_id = h.stream_id`,
+      [JSON.stringify([...heads].map(([stream_id, hash]) => ({ stream_id, hash })))],
+    );
+    const last = rows[rows.length - 1];
+    after = [last.stream_id, Number(last.version)];
+  }
+}
+
+export async function down(knex: Knex): Promise<void> {
+  await knex.raw(`
+    update es_events set metadata = metadata - 'prevHash' - 'hash';
+    drop function es_event_hashes(text, text[], text[], bigint);
+    drop function es_event_hash(text, text, text, bigint);
+    alter table es_streams drop column prev_hash, drop column head_hash;
+  `);
+}

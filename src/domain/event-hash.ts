@@ -1,0 +1,140 @@
+import crypto from 'node:crypto';
+import canonicalize from 'canonicalize';
+import type { EventMetadata } from './events';
+
+/**
+ * The tamper-evidence chain of a stream. Each event's `hash` is SHA-256 (hex) over the RFC 8785
+ * canonical JSON of `{data, metadata, prevHash, recordedAt, schemaVersion, streamId, type, version}`,
+ * `metadata` without the two hash keys, `recordedAt` as ISO 8601 with milliseconds, `prevHash` the
+ * hash of the stream's previous event (null for the first). Adapters store both hashes in metadata.
+ */
+export interface HashedEvent {
+  streamId: string;
+  version: number;
+  type: string;
+  schemaVersion: number;
+  data: unknown;
+  /** Metadata as stored; the hash keys are left out here. */
+  metadata: EventMetadata;
+  recordedAt: string;
+  prevHash: string | null;
+}
+
+export const HASH_KEY = 'hash';
+export const PREV_HASH_KEY = 'prevHash';
+
+export function withoutHashes(metadata: EventMetadata | null | undefined): EventMetadata {
+  if (!metadata) return {};
+  if (!(HASH_KEY in metadata) && !(PREV_HASH_KEY in metadata)) return metadata;
+  const { [HASH_KEY]: _h, [PREV_HASH_KEY]: _p, ...rest } = metadata;
+  return rest;
+}
+
+function canon(v: unknown): string {
+  return canonicalize(v) ?? 'null';
+}
+
+export function canonicalEvent(e: HashedEvent): string {
+  return canon({
+    data: e.data ?? {},
+    metadata: withoutHashes(e.metadata),
+    prevHash: e.prevHash,
+    recordedAt: e.recordedAt,
+    schemaVersion: e.schemaVersion,
+    streamId: e.streamId,
+    type: e.type,
+    version: e.version,
+  });
+}
+
+export function sha256Hex(text: string): string {
+  return crypto.createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+export function eventHash(e: HashedEvent): string {
+  return sha256Hex(canonicalEvent(e));
+}
+
+/**
+ * The canonical text cut where the two values only the database knows at append time go (the
+ * previous hash and, for an append at any version, the version): canonicalEvent(e) ===
+ * head + JSON(prevHash) + tail + version + '}'. RFC 8785 orders keys by code units, so `prevHash`
+ * falls in the middle and `version` last; the database then hashes in the append's own statement.
+ */
+export function canonicalParts(e: Omit<HashedEvent, 'prevHash' | 'version'>): { head: string; tail: string } {
+  return {
+    head: `{"data":${canon(e.data ?? {})},"metadata":${canon(withoutHashes(e.metadata))},"prevHash":`,
+    tail: `,"recordedAt":${canon(e.recordedAt)},"schemaVersion":${canon(e.schemaVersion)},"streamId":${canon(e.streamId)},"type":${canon(e.type)},"version":`,
+  };
+}
+
+/** What a stored event offers the verifier. */
+export interface ChainLink {
+  streamId: string;
+  version: number;
+  type: string;
+  schemaVersion: number;
+  data: unknown;
+  metadata: EventMetadata;
+  recordedAt: Date | string;
+}
+
+export interface ChainVerdict {
+  /** The stream's version as its events (or its stream row, when given) say. */
+  version: number;
+  /** The hash of the last event read (null for an empty stream). */
+  headHash: string | null;
+  verified: boolean;
+  /** The first version whose event is missing, moved or altered; null when verified. */
+  firstBrokenVersion: number | null;
+}
+
+function isoTime(t: Date | string): string {
+  return typeof t === 'string' ? new Date(t).toISOString() : t.toISOString();
+}
+
+/**
+ * Checks one stream's chain, event by event in the order read (version order). `head`, when known
+ * (the stream row), also catches the loss of the last events, which leaves an intact but short chain.
+ */
+export class ChainVerifier {
+  private expectedVersion = 1;
+  private prev: string | null = null;
+  private broken: number | null = null;
+  private last = 0;
+
+  /** Feeds the next event; false once the chain is broken (later events need not be read). */
+  push(e: ChainLink): boolean {
+    if (this.broken !== null) return false;
+    this.last = e.version;
+    const stored = e.metadata?.[HASH_KEY];
+    const storedPrev = e.metadata?.[PREV_HASH_KEY] ?? null;
+    if (e.version !== this.expectedVersion || storedPrev !== this.prev || typeof stored !== 'string') {
+      this.broken = Math.min(this.expectedVersion, e.version);
+      return false;
+    }
+    const h = eventHash({ ...e, recordedAt: isoTime(e.recordedAt), prevHash: this.prev });
+    if (h !== stored) {
+      this.broken = e.version;
+      return false;
+    }
+    this.prev = h;
+    this.expectedVersion++;
+    return true;
+  }
+
+  verdict(head?: { version: number; headHash?: string | null }): ChainVerdict {
+    if (this.broken !== null) return { version: Math.max(this.last, head?.version ?? 0), headHash: this.prev, verified: false, firstBrokenVersion: this.broken };
+    const read = this.expectedVersion - 1;
+    if (head && (head.version !== read || (head.headHash !== undefined && head.headHash !== this.prev))) {
+      return { version: head.version, headHash: this.prev, verified: false, firstBrokenVersion: Math.min(read + 1, head.version) };
+    }
+    return { version: read, headHash: this.prev, verified: true, firstBrokenVersion: null };
+  }
+}
+
+export function verifyChain(events: Iterable<ChainLink>, head?: { version: number; headHash?: string | null }): ChainVerdict {
+  const v = new ChainVerifier();
+  for (const e of events) if (!v.push(e)) break;
+  return v.verdict(head);
+}
