@@ -4,15 +4,16 @@ import { defineRoute, type RouteModule } from '../../src/http/route';
 import { cursorParam, qInt, qScalar } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
 import type { FilingAccessService } from './filing-access';
-import { commentFromRow } from './records';
+import { commentFromRow, commentFromState } from './records';
 import { Comment, FilingIdParams } from './schemas';
+import { pageAt, pointInTime, pointInTimeParams, pointKey, type FilingHistory } from './filing-history';
 
-const Query = z.strictObject({ limit: qInt(1, 100, 50).optional(), cursor: cursorParam().optional(), status: qScalar(z.enum(['open', 'resolved'])).optional() });
+const Query = z.strictObject({ limit: qInt(1, 100, 50).optional(), cursor: cursorParam().optional(), status: qScalar(z.enum(['open', 'resolved'])).optional(), ...pointInTimeParams });
 const CommentList = z.object({ comments: z.array(Comment), nextCursor: z.string().nullable() }).openapi('FilingCommentList');
 
 /** GET /managed-filings/{filingId}/comments: the live timeline, creation time asc then id; status filters on the thread's current state. */
 export class CommentListRoute implements RouteModule {
-  constructor(private readonly knex: Knex, private readonly access: FilingAccessService, private readonly cursors: CursorService) {}
+  constructor(private readonly knex: Knex, private readonly access: FilingAccessService, private readonly cursors: CursorService, private readonly history: FilingHistory) {}
 
   routes() {
     return [
@@ -21,7 +22,7 @@ export class CommentListRoute implements RouteModule {
         paths: ['/managed-filings/{filingId}/comments'],
         operationId: 'listFilingComments',
         summary: 'Comment timeline of a working filing',
-        description: 'Messages (commentType message), thread status events (commentType status_change, data.status) and tombstones (deleted true, body empty). Needs filing read access.',
+        description: 'Messages (commentType message), thread status events (commentType status_change, data.status) and tombstones (deleted true, body empty). Needs filing read access. Extension: `asOf` or `atVersion` gives the timeline as it stood then, rebuilt from the event log (status filters on the threads\' state then); 404 before the filing existed.',
         tags: ['working filings'],
         params: FilingIdParams,
         query: Query,
@@ -29,8 +30,16 @@ export class CommentListRoute implements RouteModule {
         handler: async ({ principal, params, query }) => {
           const a = await this.access.filing(principal, params.filingId);
           const limit = query.limit ?? 50;
-          const binding = { kind: 'managed-filings:comments', principal, request: { filingId: a.row.id, status: query.status ?? null, limit } };
+          const p = pointInTime(query);
+          const binding = { kind: 'managed-filings:comments', principal, request: { filingId: a.row.id, status: query.status ?? null, limit, ...(p ? { at: pointKey(p) } : {}) } };
           const d = query.cursor ? await this.cursors.decode<{ c: string; i: string }>(binding, query.cursor) : null;
+          if (p) {
+            const { state } = await this.history.at(a.row.id, p);
+            const shown = Object.values(state.comments).filter((c) => !query.status || state.threads[c.threadId] === query.status);
+            const { page, next } = pageAt(shown, 'asc', limit, d?.state);
+            const nextCursor = next ? await this.cursors.encode(binding, next, d?.issuedAt) : null;
+            return { headers: { 'Cache-Control': 'private, no-store' }, body: { comments: page.map((c) => commentFromState(a.row.id, c, state.threads[c.threadId])), nextCursor } };
+          }
           const q = this.knex('managed_filing_comments as c')
             .join('managed_filing_threads as t', (j) => j.on('t.filing_id', 'c.filing_id').andOn('t.thread_id', 'c.thread_id'))
             .where('c.filing_id', a.row.id);

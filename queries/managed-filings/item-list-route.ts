@@ -7,8 +7,9 @@ import { currentArtifactsFromJson, itemArtifactsSql, withCurrentArtifacts } from
 import type { FilingAccessService } from './filing-access';
 import { itemFromRow, itemFromState } from './records';
 import { FilingIdParams, Item } from './schemas';
+import { pageAt, pointInTime, pointInTimeParams, pointKey, type FilingHistory } from './filing-history';
 
-const Query = z.strictObject({ limit: qInt(1, 100, 50).optional(), cursor: cursorParam().optional() });
+const Query = z.strictObject({ limit: qInt(1, 100, 50).optional(), cursor: cursorParam().optional(), ...pointInTimeParams });
 const ItemList = z.object({ items: z.array(Item), nextCursor: z.string().nullable() }).openapi('ManagedFilingItemList');
 
 /**
@@ -16,7 +17,7 @@ const ItemList = z.object({ items: z.array(Item), nextCursor: z.string().nullabl
  * Each item shows its artifacts' current versions (see current-artifacts.ts), in the page's one statement.
  */
 export class ItemListRoute implements RouteModule {
-  constructor(private readonly knex: Knex, private readonly access: FilingAccessService, private readonly cursors: CursorService) {}
+  constructor(private readonly knex: Knex, private readonly access: FilingAccessService, private readonly cursors: CursorService, private readonly history: FilingHistory) {}
 
   routes() {
     return [
@@ -25,7 +26,8 @@ export class ItemListRoute implements RouteModule {
         paths: ['/managed-filings/{filingId}/items'],
         operationId: 'listManagedFilingItems',
         summary: 'Items of a working filing',
-        description: "Needs filing read access; default limit 50. Each item shows its artifacts' current versions and names.",
+        description:
+          "Needs filing read access; default limit 50. Each item shows its artifacts' current versions and names. Extension: `asOf` or `atVersion` lists the items as they stood then, rebuilt from the event log (the artifact versions the items held, not the current ones); 404 before the filing existed.",
         tags: ['working filings'],
         params: FilingIdParams,
         query: Query,
@@ -33,8 +35,15 @@ export class ItemListRoute implements RouteModule {
         handler: async ({ principal, params, query }) => {
           const a = await this.access.filing(principal, params.filingId);
           const limit = query.limit ?? 50;
-          const binding = { kind: 'managed-filings:items', principal, request: { filingId: a.row.id, limit } };
+          const p = pointInTime(query);
+          const binding = { kind: 'managed-filings:items', principal, request: { filingId: a.row.id, limit, ...(p ? { at: pointKey(p) } : {}) } };
           const d = query.cursor ? await this.cursors.decode<{ c: string; i: string }>(binding, query.cursor) : null;
+          if (p) {
+            const { state } = await this.history.at(a.row.id, p);
+            const { page, next } = pageAt(Object.values(state.items), 'desc', limit, d?.state);
+            const nextCursor = next ? await this.cursors.encode(binding, next, d?.issuedAt) : null;
+            return { headers: { 'Cache-Control': 'private, no-store' }, body: { items: page.map((i) => itemFromState(i)), nextCursor } };
+          }
           // Artifacts are resolved in the filing's own scope: items follow their files' current content.
           const q = this.knex('managed_filing_items as i')
             .select('i.*', this.knex.raw(`${itemArtifactsSql('?')} as artifacts`, [a.row.scope_id]))

@@ -29,6 +29,7 @@ import { ItemListRoute } from '../../queries/managed-filings/item-list-route';
 import { CommentListRoute } from '../../queries/managed-filings/comment-list-route';
 import { FilingEventsRoute } from '../../queries/managed-filings/filing-events-route';
 import { FilingIntegrityRoute } from '../../queries/managed-filings/filing-integrity-route';
+import { FilingHistory } from '../../queries/managed-filings/filing-history';
 import { FieldOptionsRoute } from '../../queries/managed-filings/field-options-route';
 import { ScopeListingRoutes } from '../../queries/scope-listings/scope-listing-routes';
 import { ArtifactDetailRoute } from '../../queries/artifacts/artifact-detail-route';
@@ -82,14 +83,15 @@ export function workingFilingsFeature(c: Container): void {
   c.bind(TOKENS.RecordImporter).toDynamicValue((ctx) => new ManagedFilingImporter(ctx.get(TOKENS.CommandHandler), knex(ctx))).inSingletonScope();
 
   const cursors = (ctx: { get<T>(id: symbol): T }) => ctx.get<CursorService>(TOKENS.Cursors);
+  const history = (ctx: { get<T>(id: symbol): T }) => new FilingHistory(ctx.get(TOKENS.EventStore));
   c.bind(TOKENS.RouteModule).toConstantValue(new FieldOptionsRoute());
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ScopeListingRoutes(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingListRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingWriteRoutes(ctx.get(WF_TOKENS.ManagedFilingCommands)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingDetailRoute(ctx.get(WF_TOKENS.FilingAccess)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ItemListRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingDetailRoute(ctx.get(WF_TOKENS.FilingAccess), history(ctx)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ItemListRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx), history(ctx)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ItemWriteRoutes(ctx.get(WF_TOKENS.ManagedFilingCommands)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new CommentListRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new CommentListRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx), history(ctx)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new CommentWriteRoutes(ctx.get(WF_TOKENS.ManagedFilingCommands)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingEventsRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingIntegrityRoute(ctx.get(WF_TOKENS.FilingAccess), ctx.get(TOKENS.EventStore)));

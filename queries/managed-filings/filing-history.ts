@@ -1,0 +1,100 @@
+import type { EventStore } from '../../infra/eventstore/event-store';
+import { invalidRequest, notFound } from '../../src/domain/errors';
+import type { RecordedEvent } from '../../src/domain/events';
+import { evolveManagedFiling, initialManagedFilingState, type ManagedFilingEvent, type ManagedFilingState } from '../../src/domain/managed-filing-state';
+import { qInt, qScalar } from '../../src/http/validation';
+import { z } from '../../src/http/zod';
+
+/**
+ * The auditors' reads (issue 23): a working filing as it stood, rebuilt from its event stream by the
+ * decider's own evolve (src/domain/managed-filing-state.ts), never from the read models, so it cannot
+ * disagree with what the commands decided on. The one place queries/ read the event store: the point
+ * is the log itself.
+ */
+
+/** `asOf` and `atVersion`, added to the detail, items and comments queries. */
+export const pointInTimeParams = {
+  asOf: qScalar(z.iso.datetime({ offset: true, message: 'Must be an ISO 8601 date-time with a time zone (2026-11-27T23:00:00Z).' }), {
+    type: 'string',
+    format: 'date-time',
+    description: 'Extension: the answer as it stood at this moment (rebuilt from the event log).',
+  }).optional(),
+  atVersion: qInt(1, Number.MAX_SAFE_INTEGER).optional(),
+};
+
+export type PointInTime = { asOf: Date } | { atVersion: number };
+
+/** The point asked for, if any; 400 when both are given. */
+export function pointInTime(q: { asOf?: string; atVersion?: number }): PointInTime | null {
+  if (q.asOf !== undefined && q.atVersion !== undefined) {
+    throw invalidRequest('Give asOf or atVersion, not both.', [{ location: 'query', path: ['atVersion'], code: 'invalid_value', message: 'Not together with asOf.' }]);
+  }
+  if (q.asOf !== undefined) return { asOf: new Date(q.asOf) };
+  if (q.atVersion !== undefined) return { atVersion: q.atVersion };
+  return null;
+}
+
+/** The binding a cursor of a point-in-time page keeps (so a cursor never moves between points). */
+export function pointKey(p: PointInTime | null): string | null {
+  if (!p) return null;
+  return 'asOf' in p ? `t:${p.asOf.toISOString()}` : `v:${p.atVersion}`;
+}
+
+export interface FilingAt {
+  state: ManagedFilingState;
+  /** The stream version the state reflects. */
+  version: number;
+}
+
+export const filingStream = (filingId: string) => `managedFiling-${filingId}`;
+
+/** The events of a point: a prefix of the stream (the first event recorded after `asOf` ends it). */
+export function eventsUpTo(events: RecordedEvent[], p: PointInTime): RecordedEvent[] {
+  const out: RecordedEvent[] = [];
+  for (const e of events) {
+    if ('asOf' in p ? e.recordedAt.getTime() > p.asOf.getTime() : e.version > p.atVersion) break;
+    out.push(e);
+  }
+  return out;
+}
+
+export function foldFiling(events: RecordedEvent[]): FilingAt {
+  let state = initialManagedFilingState();
+  let version = 0;
+  for (const e of events) {
+    state = evolveManagedFiling(state, e as unknown as ManagedFilingEvent);
+    version = e.version;
+  }
+  return { state, version };
+}
+
+export class FilingHistory {
+  constructor(private readonly store: EventStore) {}
+
+  events(filingId: string): Promise<RecordedEvent[]> {
+    return this.store.readStream(filingStream(filingId));
+  }
+
+  /** The filing at `p`; 404 before it existed (or at a version it has not reached). */
+  async at(filingId: string, p: PointInTime): Promise<FilingAt> {
+    const all = await this.events(filingId);
+    if ('atVersion' in p && p.atVersion > (all[all.length - 1]?.version ?? 0)) throw notFound(`The filing has no version ${p.atVersion}.`);
+    const at = foldFiling(eventsUpTo(all, p));
+    if (!at.state.exists) throw notFound('The filing did not exist at that point.');
+    return at;
+  }
+}
+
+/**
+ * One page of a list rebuilt from the state, in the live list's order (createdAt, then id ascending),
+ * continuing after the cursor's `{c, i}` as the live lists do.
+ */
+export function pageAt<T extends { id: string; createdAt: string }>(rows: T[], order: 'asc' | 'desc', limit: number, after?: { c: string; i: string }) {
+  const t = (r: { createdAt: string }) => new Date(r.createdAt).getTime();
+  const dir = order === 'asc' ? 1 : -1;
+  const sorted = [...rows].sort((a, b) => (t(a) - t(b)) * dir || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const from = after ? sorted.filter((r) => (t(r) - new Date(after.c).getTime()) * dir > 0 || (t(r) === new Date(after.c).getTime() && r.id > after.i)) : sorted;
+  const page = from.slice(0, limit);
+  const last = page[page.length - 1];
+  return { page, next: from.length > limit ? { c: new Date(last.createdAt).toISOString(), i: last.id } : null };
+}
