@@ -30,6 +30,7 @@ import { CommentListRoute } from '../../queries/managed-filings/comment-list-rou
 import { FilingEventsRoute } from '../../queries/managed-filings/filing-events-route';
 import { FilingIntegrityRoute } from '../../queries/managed-filings/filing-integrity-route';
 import { FilingHistory } from '../../queries/managed-filings/filing-history';
+import { FilingChangesRoute } from '../../queries/managed-filings/filing-changes-route';
 import { FieldOptionsRoute } from '../../queries/managed-filings/field-options-route';
 import { ScopeListingRoutes } from '../../queries/scope-listings/scope-listing-routes';
 import { ArtifactDetailRoute } from '../../queries/artifacts/artifact-detail-route';
@@ -94,6 +95,7 @@ export function workingFilingsFeature(c: Container): void {
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new CommentListRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx), history(ctx)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new CommentWriteRoutes(ctx.get(WF_TOKENS.ManagedFilingCommands)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingEventsRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingChangesRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx), history(ctx)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingIntegrityRoute(ctx.get(WF_TOKENS.FilingAccess), ctx.get(TOKENS.EventStore)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new UploadRoutes(ctx.get(WF_TOKENS.UploadCommands)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ArtifactDetailRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess)));
