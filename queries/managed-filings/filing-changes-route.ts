@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
 import type { CursorService } from '../../src/http/cursors';
-import { evolveManagedFiling, initialManagedFilingState, type ManagedFilingEvent } from '../../src/domain/managed-filing-state';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { cursorParam, qInt } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
 import type { FilingAccessService } from './filing-access';
 import type { FilingHistory } from './filing-history';
-import { diffStates } from './state-diff';
+import { changeEntries } from './state-diff';
 import { FilingIdParams } from './schemas';
 
 const Query = z.strictObject({ limit: qInt(1, 100, 50).optional(), cursor: cursorParam().optional() });
@@ -56,21 +55,8 @@ export class FilingChangesRoute implements RouteModule {
           const after = d?.state.v ?? 0;
           const events = await this.history.events(a.row.id);
           const foreign = a.row.tenant_id !== principal.tenantId;
-          const entries = [];
-          let state = initialManagedFilingState();
-          let more = false;
-          for (const e of events) {
-            const next = evolveManagedFiling(state, e as unknown as ManagedFilingEvent);
-            if (e.version > after && !(foreign && e.type === 'ManagedFilingShared' && (e.data as { tenantId?: string }).tenantId !== principal.tenantId)) {
-              if (entries.length === limit) {
-                more = true;
-                break;
-              }
-              const actor = typeof e.metadata.actor === 'string' ? e.metadata.actor : null;
-              entries.push({ version: e.version, recordedAt: e.recordedAt.toISOString(), type: e.type, actor: { userId: actor, name: null as string | null }, requestId: typeof e.metadata.requestId === 'string' ? e.metadata.requestId : null, changes: diffStates(state, next) });
-            }
-            state = next;
-          }
+          // As the events list: a tenant the filing is shared into does not see its shares into other tenants.
+          const { entries, more } = changeEntries(events, after, limit, (e) => !(foreign && e.type === 'ManagedFilingShared' && (e.data as { tenantId?: string }).tenantId !== principal.tenantId));
           // Names of the caller's own tenant only: another tenant's users are its own business.
           const ids = [...new Set(entries.map((e) => e.actor.userId).filter((u): u is string => u !== null))];
           if (ids.length) {

@@ -1,4 +1,5 @@
-import type { ManagedFilingState } from '../../src/domain/managed-filing-state';
+import type { RecordedEvent } from '../../src/domain/events';
+import { evolveManagedFiling, initialManagedFilingState, type ManagedFilingEvent, type ManagedFilingState } from '../../src/domain/managed-filing-state';
 
 export interface FieldChange {
   path: string[];
@@ -34,4 +35,34 @@ export function diffValues(before: unknown, after: unknown, path: string[] = [],
 
 export function diffStates(before: ManagedFilingState, after: ManagedFilingState): FieldChange[] {
   return diffValues(auditedView(before), auditedView(after));
+}
+
+export interface ChangeEntry {
+  version: number;
+  recordedAt: string;
+  type: string;
+  actor: { userId: string | null; name: string | null };
+  requestId: string | null;
+  changes: FieldChange[];
+}
+
+/**
+ * The change entries of the events after version `after` that `shown` keeps, at most `limit`, folding
+ * every event from the start (a change is the difference its event made to the state before it).
+ * `more`: entries remain after these.
+ */
+export function changeEntries(events: RecordedEvent[], after = 0, limit = Infinity, shown: (e: RecordedEvent) => boolean = () => true): { entries: ChangeEntry[]; more: boolean } {
+  const entries: ChangeEntry[] = [];
+  let state = initialManagedFilingState();
+  for (const e of events) {
+    const next = evolveManagedFiling(state, e as unknown as ManagedFilingEvent);
+    if (e.version > after && shown(e)) {
+      if (entries.length === limit) return { entries, more: true };
+      const actor = typeof e.metadata.actor === 'string' ? e.metadata.actor : null;
+      const requestId = typeof e.metadata.requestId === 'string' ? e.metadata.requestId : null;
+      entries.push({ version: e.version, recordedAt: e.recordedAt.toISOString(), type: e.type, actor: { userId: actor, name: null }, requestId, changes: diffStates(state, next) });
+    }
+    state = next;
+  }
+  return { entries, more: false };
 }

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { runCli } from '../support/cli';
 import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { filingBody, seedListings } from '../working-filings/support';
@@ -48,6 +51,55 @@ describe('auditors: tamper evidence over HTTP and the CLI', function () {
     assert.equal((await integrity(ids.intact, stranger.apiKey)).status, 404);
   });
 
+  const cliEnv = () => ({ DATABASE_URL: t.rt.config.databaseUrl!, IFRS_DATA_DIR: t.dataDir, KAFKA_BROKERS: '', ELASTICSEARCH_URL: '', ESDB_URL: '' });
+
+  it('rule: an export carries the hashes and verifies offline against the head hash; an edited export fails at its version', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-export-'));
+    try {
+      const stream = `managedFiling-${ids.intact}`;
+      const file = path.join(dir, 'intact.jsonl');
+      const ex = await runCli(['events', 'export', '--stream', stream, '--out', file], cliEnv());
+      assert.equal(ex.code, 0, ex.stderr);
+      assert.deepEqual(ex.json, { out: file, format: 'jsonl', events: 5 });
+      const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      assert.deepEqual(lines.map((l) => [l.version, typeof l.metadata.hash]), [[1, 'string'], [2, 'string'], [3, 'string'], [4, 'string'], [5, 'string']]);
+      const head = (await integrity(ids.intact)).body.headHash as string;
+      const ok = await runCli(['audit', 'verify', '--file', file, '--head', head], { DATABASE_URL: 'postgres://127.0.0.1:1/offline' });
+      assert.equal(ok.code, 0, ok.stderr);
+      assert.deepEqual([ok.json.verified, ok.json.events, ok.json.headHashes[stream]], [true, 5, head]);
+      const wrongHead = await runCli(['audit', 'verify', '--file', file, '--head', 'f'.repeat(64)], {});
+      assert.equal(wrongHead.code, 1);
+      lines[3].data.serffTrackingNumber = 'ZZ-0';
+      const edited = path.join(dir, 'edited.jsonl');
+      fs.writeFileSync(edited, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+      const bad = await runCli(['audit', 'verify', '--file', edited], {});
+      assert.equal(bad.code, 1);
+      assert.deepEqual(bad.json.broken, [{ streamId: stream, firstBrokenVersion: 4, version: 4 }]);
+      const csv = path.join(dir, 'all.csv');
+      const c = await runCli(['events', 'export', '--category', 'managedFiling', '--format', 'csv', '--out', csv], cliEnv());
+      assert.equal(c.code, 0, c.stderr);
+      const rows = fs.readFileSync(csv, 'utf8').trim().split('\r\n');
+      assert.equal(rows[0], 'streamId,version,type,schemaVersion,recordedAt,eventId,prevHash,hash,data,metadata');
+      assert.equal(rows.length, 1 + 25);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rule: ifrs filings show --as-of/--at-version and ifrs filings changes answer as the HTTP reads', async () => {
+    const show = await runCli(['filings', 'show', ids.intact, '--at-version', '2'], cliEnv());
+    assert.equal(show.code, 0, show.stderr);
+    const http = await client(t.baseUrl, ana.apiKey).get(`/managed-filings/${ids.intact}?atVersion=2`);
+    const { permissions: _p, ...expected } = http.body;
+    assert.deepEqual(show.json, expected);
+    const now = await runCli(['filings', 'show', ids.intact, '--as-of', new Date().toISOString()], cliEnv());
+    assert.deepEqual([now.json.version, now.json.serffTrackingNumber], [5, 'AB-3']);
+    const changes = await runCli(['filings', 'changes', ids.intact], cliEnv());
+    assert.equal(changes.code, 0, changes.stderr);
+    assert.deepEqual(changes.json.changes, (await client(t.baseUrl, ana.apiKey).get(`/managed-filings/${ids.intact}/changes`)).body.changes);
+    assert.equal((await runCli(['filings', 'show', ids.intact, '--as-of', 'yesterday'], cliEnv())).code, 2);
+  });
+
   it('rule: an altered, a deleted, a swapped and a lost last event are caught at their versions by the endpoint and by ifrs audit verify', async () => {
     const k = t.rt.db.knex;
     const s = (id: string) => `managedFiling-${id}`;
@@ -66,7 +118,7 @@ describe('auditors: tamper evidence over HTTP and the CLI', function () {
     }
     assert.equal((await integrity(ids.intact)).body.verified, true);
 
-    const env = { DATABASE_URL: t.rt.config.databaseUrl!, IFRS_DATA_DIR: t.dataDir, KAFKA_BROKERS: '', ELASTICSEARCH_URL: '', ESDB_URL: '' };
+    const env = cliEnv();
     const all = await runCli(['audit', 'verify', '--category', 'managedFiling'], env);
     assert.equal(all.code, 1, all.stderr);
     assert.equal(all.json.verified, false);
