@@ -8,6 +8,8 @@ import type { FilingHistory } from './filing-history';
 import { changeEntries } from './state-diff';
 import { FilingIdParams } from './schemas';
 
+/** A JSON value: a field's, or a whole item or comment where one appears or goes; null where absent. */
+const ChangeValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())]).openapi('ManagedFilingChangeValue');
 const Query = z.strictObject({ limit: qInt(1, 100, 50).optional(), cursor: cursorParam().optional() });
 const ChangeList = z
   .object({
@@ -18,7 +20,7 @@ const ChangeList = z
         type: z.string(),
         actor: z.object({ userId: z.string().nullable(), name: z.string().nullable() }),
         requestId: z.string().nullable(),
-        changes: z.array(z.object({ path: z.array(z.string()), before: z.unknown(), after: z.unknown() })),
+        changes: z.array(z.object({ path: z.array(z.string()), before: ChangeValue, after: ChangeValue })),
       }),
     ),
     nextCursor: z.string().nullable(),

@@ -6,10 +6,11 @@ import { fullFilingFromRow, fullFilingFromState } from './records';
 import { FilingIdParams, ManagedFilingFull } from './schemas';
 
 const Query = z.strictObject(pointInTimeParams);
-/** With asOf or atVersion, the filing as it stood and the stream version that reflects. */
-const ManagedFilingDetail = ManagedFilingFull.extend({
-  version: z.number().int().optional().openapi({ description: 'Extension, with asOf or atVersion only: the stream version the answer reflects.' }),
-}).openapi('ManagedFilingDetail');
+/** With asOf or atVersion (extension): the filing as it stood and the stream version that reflects. */
+const ManagedFilingAt = ManagedFilingFull.extend({
+  version: z.number().int().openapi({ description: 'The stream version the answer reflects.' }),
+}).openapi('ManagedFilingAt');
+const ManagedFilingDetail = z.union([ManagedFilingFull, ManagedFilingAt]);
 
 /** GET /managed-filings/{filingId}: the full record with the caller's permissions. */
 export class FilingDetailRoute implements RouteModule {

@@ -2,7 +2,7 @@ import type { EventStore } from '../../infra/eventstore/event-store';
 import { invalidRequest, notFound } from '../../src/domain/errors';
 import type { RecordedEvent } from '../../src/domain/events';
 import { evolveManagedFiling, initialManagedFilingState, type ManagedFilingEvent, type ManagedFilingState } from '../../src/domain/managed-filing-state';
-import { qInt, qScalar } from '../../src/http/validation';
+import { qScalar } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
 
 /**
@@ -17,9 +17,23 @@ export const pointInTimeParams = {
   asOf: qScalar(z.iso.datetime({ offset: true, message: 'Must be an ISO 8601 date-time with a time zone (2026-11-27T23:00:00Z).' }), {
     type: 'string',
     format: 'date-time',
-    description: 'Extension: the answer as it stood at this moment (rebuilt from the event log).',
+    description: 'Extension: the answer as it stood at this moment (rebuilt from the event log). Not with atVersion.',
+    example: '2026-01-31T17:00:00Z',
   }).optional(),
-  atVersion: qInt(1, Number.MAX_SAFE_INTEGER).optional(),
+  atVersion: qScalar(
+    z
+      .string()
+      .regex(/^-?\d+$/, 'Must be an integer.')
+      .transform((s) => Number(s))
+      .pipe(z.number().int().min(1, 'Must be at least 1.').max(2_147_483_647, 'Must be at most 2147483647.')),
+    {
+      type: 'integer',
+      minimum: 1,
+      maximum: 2_147_483_647,
+      description: 'Extension: the answer as it stood after this stream version (the latest when the filing has not reached it). Not with asOf.',
+      example: 3,
+    },
+  ).optional(),
 };
 
 export type PointInTime = { asOf: Date } | { atVersion: number };
@@ -75,10 +89,12 @@ export class FilingHistory {
     return this.store.readStream(filingStream(filingId));
   }
 
-  /** The filing at `p`; 404 before it existed (or at a version it has not reached). */
+  /**
+   * The filing at `p`; 404 before it existed. A version it has not reached answers the latest state, as
+   * a moment still to come does: `version` says which one it is.
+   */
   async at(filingId: string, p: PointInTime): Promise<FilingAt> {
     const all = await this.events(filingId);
-    if ('atVersion' in p && p.atVersion > (all[all.length - 1]?.version ?? 0)) throw notFound(`The filing has no version ${p.atVersion}.`);
     const at = foldFiling(eventsUpTo(all, p));
     if (!at.state.exists) throw notFound('The filing did not exist at that point.');
     return at;

@@ -469,6 +469,18 @@ describe('OpenAPI document against the real responses', () => {
     await call('get', events, `${f}/events?cursor=not-a-cursor`, 400);
     await call('get', events, `${f}/events`, 401, { key: null });
     await call('get', events, `${f}/events`, 404, { key: outsider.apiKey });
+
+    const changes = '/managed-filings/{filingId}/changes';
+    await call('get', changes, `${f}/changes?limit=2`, 200);
+    await call('get', changes, `${f}/changes?cursor=not-a-cursor`, 400);
+    await call('get', changes, `${f}/changes`, 401, { key: null });
+    await call('get', changes, `${f}/changes`, 404, { key: outsider.apiKey });
+    const integrity = '/managed-filings/{filingId}/integrity';
+    await call('get', integrity, `${f}/integrity`, 200);
+    await call('get', integrity, `${f}/integrity`, 401, { key: null });
+    await call('get', integrity, `${f}/integrity`, 404, { key: outsider.apiKey });
+    await call('get', '/managed-filings/{filingId}', `${f}?atVersion=1`, 200);
+    await call('get', '/managed-filings/{filingId}', `${f}?asOf=not-a-time`, 400);
     noProblems();
   });
 
