@@ -5826,6 +5826,23 @@ class ManagedFilingEvents(TypedDict):
     nextCursor: str | None
 
 
+class Actor(TypedDict):
+    userId: str | None
+    name: str | None
+
+
+ManagedFilingChangeValue: TypeAlias = (
+    str | float | bool | list[Any] | dict[str, Any] | None
+)
+
+
+class ManagedFilingIntegrity(TypedDict):
+    version: int
+    headHash: str | None
+    verified: bool
+    firstBrokenVersion: int | None
+
+
 class UploadAddress(TypedDict):
     uploadToken: str
     uploadUrl: str
@@ -6369,6 +6386,10 @@ class ManagedFiling(TypedDict):
     permissions: ManagedFilingPermissions
 
 
+class ManagedFilingAt(ManagedFiling):
+    version: int
+
+
 class ManagedFilingItem(TypedDict):
     id: str
     filingId: str
@@ -6384,6 +6405,26 @@ class ManagedFilingItem(TypedDict):
 
 class FilingCommentList(TypedDict):
     comments: list[FilingComment]
+    nextCursor: str | None
+
+
+class Change1(TypedDict):
+    path: list[str]
+    before: ManagedFilingChangeValue
+    after: ManagedFilingChangeValue
+
+
+class Change(TypedDict):
+    version: int
+    recordedAt: str
+    type: str
+    actor: Actor
+    requestId: str | None
+    changes: list[Change1]
+
+
+class ManagedFilingChanges(TypedDict):
+    changes: list[Change]
     nextCursor: str | None
 
 
