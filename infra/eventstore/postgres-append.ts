@@ -81,7 +81,8 @@ function insertManySql(e: Expectation): string {
   const p = FIRST_EVENT_PARAM[e];
   const count = e === 'exact' ? '$3' : '$2';
   const { head, tail, recordedAt } = hashParams(e);
-  return `ch as (select s.version, s.prev_hash, es_event_hashes(s.prev_hash, ${head}::text[], ${tail}::text[], s.version - ${count}::bigint + 1) as h from s),
+  // MATERIALIZED: inlined, the planner may run the chain again for every event it joins.
+  return `ch as materialized (select s.version, s.prev_hash, es_event_hashes(s.prev_hash, ${head}::text[], ${tail}::text[], s.version - ${count}::bigint + 1) as h from s),
     ins as (insert into es_events (event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
       select e.event_id, $1, ch.version - ${count}::bigint + e.ord, e.type, e.schema_version, e.data,
         $${p + 4}::jsonb || jsonb_build_object('prevHash', case when e.ord = 1 then ch.prev_hash else ch.h[e.ord::int - 1] end, 'hash', ch.h[e.ord::int]),

@@ -12,11 +12,13 @@ import { eventHash, withoutHashes } from '../../../src/domain/event-hash';
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     alter table es_streams add column prev_hash text, add column head_hash text;
+    -- STABLE, not IMMUTABLE: convert_to is stable, and a SQL function declared more strictly than its body is
+    -- not inlined, which made every append run (and plan) the function on its own.
     create function es_event_hash(head text, prev text, tail text, version bigint) returns text
-      language sql immutable parallel safe
+      language sql stable parallel safe
       as $$ select encode(sha256(convert_to(head || coalesce('"' || prev || '"', 'null') || tail || version::text || '}', 'UTF8')), 'hex') $$;
     create function es_event_hashes(prev text, heads text[], tails text[], first_version bigint) returns text[]
-      language plpgsql immutable parallel safe
+      language plpgsql stable parallel safe
       as $$
       declare
         out text[] := '{}';
