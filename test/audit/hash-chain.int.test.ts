@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { eventStoreForSuite } from '../support/postgres';
 import { appendMany } from '../../infra/eventstore/postgres-bulk-append';
 import { verifyChains, verifyStream, type StreamVerdict } from '../../infra/eventstore/chain-audit';
-import { backfillChains } from '../../infra/postgres/migrations/011_event_hash_chains';
+import { backfillChains } from '../../infra/postgres/migrations/012_event_hash_chains';
 import { eventHash, withoutHashes } from '../../src/domain/event-hash';
 
 const GUARD = { sql: `select $1::boolean as ok` };
