@@ -649,7 +649,7 @@ export interface paths {
         };
         /**
          * A working filing
-         * @description The working filing with its fields, its current state and the caller's permissions on it. The address `Location` names after a create. 404 when the filing does not exist or the caller cannot see it.
+         * @description The working filing with its fields, its current state and the caller's permissions on it. The address `Location` names after a create. 404 when the filing does not exist or the caller cannot see it. Extension: `asOf` (ISO 8601 date-time) or `atVersion` (stream version) answers the filing as it stood then, rebuilt from its event log, plus `version`; 404 before it existed, 400 for a bad value or both at once. Access is checked as for reading it now.
          */
         get: operations["getManagedFiling"];
         put?: never;
@@ -673,7 +673,7 @@ export interface paths {
         };
         /**
          * Items of a working filing
-         * @description Needs filing read access; default limit 50. Each item shows its artifacts' current versions and names.
+         * @description Needs filing read access; default limit 50. Each item shows its artifacts' current versions and names. Extension: `asOf` or `atVersion` lists the items as they stood then, rebuilt from the event log (the artifact versions the items held, not the current ones); 404 before the filing existed.
          */
         get: operations["listManagedFilingItems"];
         put?: never;
@@ -717,7 +717,7 @@ export interface paths {
         };
         /**
          * Comment timeline of a working filing
-         * @description Messages (commentType message), thread status events (commentType status_change, data.status) and tombstones (deleted true, body empty). Needs filing read access.
+         * @description Messages (commentType message), thread status events (commentType status_change, data.status) and tombstones (deleted true, body empty). Needs filing read access. Extension: `asOf` or `atVersion` gives the timeline as it stood then, rebuilt from the event log (status filters on the threads' state then); 404 before the filing existed.
          */
         get: operations["listFilingComments"];
         put?: never;
@@ -808,6 +808,46 @@ export interface paths {
          * @description In stream order (version ascending); limit 1..500, default 100. Needs filing read access. Same content as `ifrs events read --stream managedFiling-<id>`, except that a tenant the filing is shared into does not see its shares into other tenants' scopes.
          */
         get: operations["listManagedFilingEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/managed-filings/{filingId}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Field-level change history of a working filing
+         * @description One entry per event of the filing, oldest first: version, recorded time, event type, actor (user id and name), request id and `changes` (`path` into the filing: a field name, or `items`/`comments`/`threads`, the id, then the field; `before` and `after`, null where the entry did not exist). Built from the event log, not the read models. limit 1..100 (default 50); the cursor binds caller, filing and limit for 24 hours. Needs filing read access; actor names are shown for users of the caller's tenant only, and a tenant the filing is shared into does not see its shares into other tenants.
+         */
+        get: operations["listManagedFilingChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/managed-filings/{filingId}/integrity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tamper evidence of a working filing's history
+         * @description Recomputes the SHA-256 chain of the filing's events (each event's hash covers the RFC 8785 canonical JSON of its stream id, version, type, schema version, data, metadata without the hashes, recorded time and the previous event's hash). `version`: the stream version; `headHash`: the hash of the last event verified; `firstBrokenVersion`: the first version whose event is missing, moved or altered (null when verified). Needs filing read access.
+         */
+        get: operations["getManagedFilingIntegrity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1920,6 +1960,10 @@ export interface components {
             /** @constant */
             subToiCode?: unknown;
         };
+        ManagedFilingAt: components["schemas"]["ManagedFiling"] & {
+            /** @description The stream version the answer reflects. */
+            version: number;
+        };
         ManagedFilingItemList: {
             items: components["schemas"]["ManagedFilingItem"][];
             nextCursor: string | null;
@@ -2037,6 +2081,34 @@ export interface components {
                 recordedAt: string;
             }[];
             nextCursor: string | null;
+        };
+        ManagedFilingChanges: {
+            changes: {
+                version: number;
+                /** Format: date-time */
+                recordedAt: string;
+                type: string;
+                actor: {
+                    userId: string | null;
+                    name: string | null;
+                };
+                requestId: string | null;
+                changes: {
+                    path: string[];
+                    before: components["schemas"]["ManagedFilingChangeValue"];
+                    after: components["schemas"]["ManagedFilingChangeValue"];
+                }[];
+            }[];
+            nextCursor: string | null;
+        };
+        ManagedFilingChangeValue: string | number | boolean | null | unknown[] | {
+            [key: string]: unknown;
+        };
+        ManagedFilingIntegrity: {
+            version: number;
+            headHash: string | null;
+            verified: boolean;
+            firstBrokenVersion: number | null;
         };
         UploadAddress: {
             uploadToken: string;
@@ -8817,7 +8889,12 @@ export interface operations {
     };
     getManagedFiling: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Extension: the answer as it stood at this moment (rebuilt from the event log). Not with atVersion. */
+                asOf?: string;
+                /** @description Extension: the answer as it stood after this stream version (the latest when the filing has not reached it). Not with asOf. */
+                atVersion?: number;
+            };
             header?: never;
             path: {
                 /**
@@ -8871,7 +8948,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["ManagedFiling"];
+                    "application/json": components["schemas"]["ManagedFiling"] | components["schemas"]["ManagedFilingAt"];
                 };
             };
             /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
@@ -9174,6 +9251,10 @@ export interface operations {
                  * @example AWdrAmQ6fpK5Zx0T3vYc1g
                  */
                 cursor?: string;
+                /** @description Extension: the answer as it stood at this moment (rebuilt from the event log). Not with atVersion. */
+                asOf?: string;
+                /** @description Extension: the answer as it stood after this stream version (the latest when the filing has not reached it). Not with asOf. */
+                atVersion?: number;
             };
             header?: never;
             path: {
@@ -9693,6 +9774,10 @@ export interface operations {
                  * @example open
                  */
                 status?: "open" | "resolved";
+                /** @description Extension: the answer as it stood at this moment (rebuilt from the event log). Not with atVersion. */
+                asOf?: string;
+                /** @description Extension: the answer as it stood after this stream version (the latest when the filing has not reached it). Not with asOf. */
+                atVersion?: number;
             };
             header?: never;
             path: {
@@ -10885,6 +10970,287 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ManagedFilingEvents"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listManagedFilingChanges: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size; the operation states its range and default.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description The `nextCursor` of the previous page, unchanged; it is bound to the caller and to every other parameter of the request (400 `invalid_cursor` otherwise).
+                 * @example AWdrAmQ6fpK5Zx0T3vYc1g
+                 */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
+                filingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of changes */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedFilingChanges"];
+                };
+            };
+            /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
+            400: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid API key (`unauthenticated`). */
+            401: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden (`forbidden`, `dataset_not_enabled`, `download_restricted`). */
+            403: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found or not visible (`not_found`). */
+            404: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only when a body is sent: this operation takes none, and one over 1 MiB is refused (`request_too_large`). */
+            413: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only when a body is sent: this operation takes none, and one that is not JSON is refused (`unsupported_media_type`; an empty JSON object is accepted). */
+            415: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Extension (the contract names no rate limits): too many requests for this API key (`rate_limited`), from its token bucket (a signed address without a key: from its client address), or, on search and extracted text, too many of its requests in flight at once. Retry after `Retry-After` seconds. `RateLimit` and `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10) describe the limits. */
+            429: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    /** @description Structured-field list of the current limits: `"per-key";r=<remaining requests>;t=<seconds until the bucket is full>`, and on search and text `"<group>";r=<free slots>`. */
+                    RateLimit: string;
+                    /** @description Structured-field list of the policies: `"per-key";q=<bucket size>;w=<seconds to refill it>`, and on search and text `"<group>";q=<cap>;qu="concurrent-requests"`. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`). */
+            500: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency is temporarily unavailable, or a database statement ran past the statement timeout (IFRS_STATEMENT_TIMEOUT_MS) (`temporarily_unavailable`, with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    /** @description Seconds to wait before retrying the same request. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getManagedFilingIntegrity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
+                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 */
+                filingId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chain's verdict */
+            200: {
+                headers: {
+                    /** @description Server correlation ID of this attempt (the error body repeats it as requestId). */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagedFilingIntegrity"];
                 };
             };
             /** @description Invalid request or invalid cursor (`invalid_request`, `invalid_cursor`). */
