@@ -178,6 +178,8 @@ async function record(api: string, key: string): Promise<Record<string, Operatio
   await call('deleteFilingComment', 'DELETE', `/managed-filings/${id}/comments/${reply.id}`, undefined, 204);
   await call('listFilingComments', 'GET', `/managed-filings/${id}/comments?limit=2`);
   await call('listManagedFilingEvents', 'GET', `/managed-filings/${id}/events?limit=2`);
+  await call('listManagedFilingChanges', 'GET', `/managed-filings/${id}/changes?limit=2`);
+  await call('getManagedFilingIntegrity', 'GET', `/managed-filings/${id}/integrity`);
   return examples;
 }
 

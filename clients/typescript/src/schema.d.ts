@@ -3364,7 +3364,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "nextCursor": "Ac5rChkNUSIxvuvqxqgAeyJvIjoyfR1X9TMk5Z3zcG-UmA"
+                     *       "nextCursor": "Ac5rCi3MKt2TWwMVAkUAeyJvIjoyfZAd4rC263hYr3kqaw"
                      *     }
                      */
                     "application/json": {
@@ -3717,7 +3717,7 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
-                     *       "nextCursor": "AXJrChkNhNnZwNMASH0AeyJuYW1lIjoiQmx1ZXdhdGVyIEdyb3VwIiwiaWQiOiJjYXJyaWVyX2dyb3VwXzEyNTcifZxsXHLcHDu7kQDXOA"
+                     *       "nextCursor": "AXJrCi3MQiM7YPaJiwEAeyJuYW1lIjoiQmx1ZXdhdGVyIEdyb3VwIiwiaWQiOiJjYXJyaWVyX2dyb3VwXzEyNTcifSCejP_tg9ke2RkDYw"
                      *     }
                      */
                     "application/json": {
@@ -4047,7 +4047,7 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
-                     *       "nextCursor": "AT1rChkN9voNLX9nr8AAeyJuYW1lIjoiQ29hc3RhbCBSaXNrIFBhcnRuZXJzIiwiaWQiOiJtZ2FfY29hc3RhbC1yaXNrLXBhcnRuZXJzIn1-WTDTy_Jo8SXzA_k"
+                     *       "nextCursor": "AT1rCi3MFuSaosafB_YAeyJuYW1lIjoiQ29hc3RhbCBSaXNrIFBhcnRuZXJzIiwiaWQiOiJtZ2FfY29hc3RhbC1yaXNrLXBhcnRuZXJzIn3SArWJvt-P9x5m76s"
                      *     }
                      */
                     "application/json": {
@@ -4444,7 +4444,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "nextCursor": "Ad5rChkNEWLZlwmWBO8AeyJvIjoyfRI2kfCZDC2ys_zvsw"
+                     *       "nextCursor": "Ad5rCi3MU9s9EceK0CkAeyJvIjoyfb68zRRkz4gxLdtjPw"
                      *     }
                      */
                     "application/json": {
@@ -4681,7 +4681,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "nextCursor": "Ad5rChkNEWLZlwmWBO8AeyJvIjoyfRI2kfCZDC2ys_zvsw"
+                     *       "nextCursor": "Ad5rCi3MU9s9EceK0CkAeyJvIjoyfb68zRRkz4gxLdtjPw"
                      *     }
                      */
                     "application/json": {
@@ -5991,7 +5991,7 @@ export interface operations {
                      *         "startOffsetBytes": 0,
                      *         "endOffsetBytes": 600
                      *       },
-                     *       "nextCursor": "AWdrChkNekKhhv9qDOYAeyJvIjo2MDAsInIiOiI2ZGQwMWI1ZTYzYjdkNDYzIn3ekD67BR5sGzu7VVA"
+                     *       "nextCursor": "AWdrCi3MWciCBMOymJ0AeyJvIjo2MDAsInIiOiI2ZGQwMWI1ZTYzYjdkNDYzIn2KaPUPC_xMtT5VbDA"
                      *     }
                      */
                     "application/json": components["schemas"]["ExtractedTextChunk"];
@@ -6615,7 +6615,7 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
-                     *       "nextCursor": "ASRrChkNQ7PadlKS6pEAeyJvIjoyffECqtAfKWnLXlmodw",
+                     *       "nextCursor": "ASRrCi3MmmfUVXTmagwAeyJvIjoyffgEtgdYnv_7btY5Pg",
                      *       "exhaustive": true
                      *     }
                      */
@@ -7195,7 +7195,7 @@ export interface operations {
                      *           "naicCompanyCode": "15007"
                      *         }
                      *       ],
-                     *       "nextCursor": "AWlrChkN2zhxW2lgURQBWGc248tNeTHQHRH7DLyshXwKUTg4FhfRusvqiw"
+                     *       "nextCursor": "AWlrCi3MbU296h0hqCEBGa-FV15ZUivY_Gc9rWzvtqaNco9bPkVaJRi4TQ"
                      *     }
                      */
                     "application/json": components["schemas"]["ScopeCompaniesList"];
@@ -7854,7 +7854,7 @@ export interface operations {
                      *           "name": "Coastal Homeowners Elite"
                      *         }
                      *       ],
-                     *       "nextCursor": "AUJrChkNQjVw618c4kEB12h-Ig9lBdmRWe8QSocMQqwCE74nq65EP_f_7Q"
+                     *       "nextCursor": "AUJrCi3M0-RZLJQHKw8BwJtr9ZiSnHAmrd29KF2Vwyal_ff6VEjZQ5hQ4g"
                      *     }
                      */
                     "application/json": components["schemas"]["ScopeProductsList"];
@@ -8165,9 +8165,9 @@ export interface operations {
                      * @example {
                      *       "filings": [
                      *         {
-                     *           "id": "1a530b8f-5857-45eb-a22a-009f89321c97",
+                     *           "id": "608986c5-3733-4142-8aea-90898f12c09b",
                      *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
-                     *           "displayName": "1a530b8f-5857-45eb-a22a-009f89321c97",
+                     *           "displayName": "608986c5-3733-4142-8aea-90898f12c09b",
                      *           "filingMode": "managed",
                      *           "companyId": "969bb782-ae98-43b4-aa42-2ea75180b458",
                      *           "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
@@ -8177,13 +8177,13 @@ export interface operations {
                      *           "serffTrackingNumber": null,
                      *           "stateTrackingNumber": null,
                      *           "companyTrackingNumber": null,
-                     *           "createdAt": "2026-11-27T23:58:03.104Z",
-                     *           "updatedAt": "2026-11-27T23:58:03.104Z"
+                     *           "createdAt": "2026-11-28T01:26:34.348Z",
+                     *           "updatedAt": "2026-11-28T01:26:34.348Z"
                      *         },
                      *         {
-                     *           "id": "2e0750fc-e558-4556-85e2-f98637612ff0",
+                     *           "id": "a05dfd18-d3bf-4298-8a09-7569d243dbe3",
                      *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
-                     *           "displayName": "2e0750fc-e558-4556-85e2-f98637612ff0",
+                     *           "displayName": "a05dfd18-d3bf-4298-8a09-7569d243dbe3",
                      *           "filingMode": "managed",
                      *           "companyId": "c3ff5a5d-ed49-43b3-96d6-51627585f21a",
                      *           "jurisdictionId": "4b9aae97-4802-4172-bd58-48021146fc31",
@@ -8193,11 +8193,11 @@ export interface operations {
                      *           "serffTrackingNumber": null,
                      *           "stateTrackingNumber": null,
                      *           "companyTrackingNumber": null,
-                     *           "createdAt": "2026-11-27T23:58:03.052Z",
-                     *           "updatedAt": "2026-11-27T23:58:03.052Z"
+                     *           "createdAt": "2026-11-28T01:26:34.298Z",
+                     *           "updatedAt": "2026-11-28T01:26:34.298Z"
                      *         }
                      *       ],
-                     *       "nextCursor": "ASZrChkNFZAvHomtCckB59j8UivAfSczaqQ7nSCwQK009oVE8Vt1GyJ7ag"
+                     *       "nextCursor": "ASZrCi3MT5rElXSihxMBbhdsMAuWL0Lm3UhMVBhjlFx70Xtb7s2FdjvwHA"
                      *     }
                      */
                     "application/json": components["schemas"]["ManagedFilingList"];
@@ -8345,9 +8345,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1d773a66-68a5-4ce4-b501-9f3a1c1414de",
+                     *       "id": "ae34cb27-66bf-46b9-bb26-8e978245dc91",
                      *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
-                     *       "displayName": "1d773a66-68a5-4ce4-b501-9f3a1c1414de",
+                     *       "displayName": "ae34cb27-66bf-46b9-bb26-8e978245dc91",
                      *       "filingMode": "managed",
                      *       "companyId": "b4fc6bb3-c8c7-4def-81d8-ee506224721f",
                      *       "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
@@ -8357,8 +8357,8 @@ export interface operations {
                      *       "serffTrackingNumber": null,
                      *       "stateTrackingNumber": null,
                      *       "companyTrackingNumber": null,
-                     *       "createdAt": "2026-11-27T23:58:05.603Z",
-                     *       "updatedAt": "2026-11-27T23:58:05.603Z",
+                     *       "createdAt": "2026-11-28T01:26:36.951Z",
+                     *       "updatedAt": "2026-11-28T01:26:36.951Z",
                      *       "additionalProductIds": [],
                      *       "predecessorFilingId": null,
                      *       "projectId": null,
@@ -8542,9 +8542,9 @@ export interface operations {
                      * @example {
                      *       "filings": [
                      *         {
-                     *           "id": "1a530b8f-5857-45eb-a22a-009f89321c97",
+                     *           "id": "608986c5-3733-4142-8aea-90898f12c09b",
                      *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
-                     *           "displayName": "1a530b8f-5857-45eb-a22a-009f89321c97",
+                     *           "displayName": "608986c5-3733-4142-8aea-90898f12c09b",
                      *           "filingMode": "managed",
                      *           "companyId": "969bb782-ae98-43b4-aa42-2ea75180b458",
                      *           "jurisdictionId": "337d1e55-d65d-4ce1-8c9b-a2109c08d409",
@@ -8554,13 +8554,13 @@ export interface operations {
                      *           "serffTrackingNumber": null,
                      *           "stateTrackingNumber": null,
                      *           "companyTrackingNumber": null,
-                     *           "createdAt": "2026-11-27T23:58:03.104Z",
-                     *           "updatedAt": "2026-11-27T23:58:03.104Z"
+                     *           "createdAt": "2026-11-28T01:26:34.348Z",
+                     *           "updatedAt": "2026-11-28T01:26:34.348Z"
                      *         },
                      *         {
-                     *           "id": "2e0750fc-e558-4556-85e2-f98637612ff0",
+                     *           "id": "a05dfd18-d3bf-4298-8a09-7569d243dbe3",
                      *           "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
-                     *           "displayName": "2e0750fc-e558-4556-85e2-f98637612ff0",
+                     *           "displayName": "a05dfd18-d3bf-4298-8a09-7569d243dbe3",
                      *           "filingMode": "managed",
                      *           "companyId": "c3ff5a5d-ed49-43b3-96d6-51627585f21a",
                      *           "jurisdictionId": "4b9aae97-4802-4172-bd58-48021146fc31",
@@ -8570,11 +8570,11 @@ export interface operations {
                      *           "serffTrackingNumber": null,
                      *           "stateTrackingNumber": null,
                      *           "companyTrackingNumber": null,
-                     *           "createdAt": "2026-11-27T23:58:03.052Z",
-                     *           "updatedAt": "2026-11-27T23:58:03.052Z"
+                     *           "createdAt": "2026-11-28T01:26:34.298Z",
+                     *           "updatedAt": "2026-11-28T01:26:34.298Z"
                      *         }
                      *       ],
-                     *       "nextCursor": "ASZrChkNFZAvHomtCckBwD5TFClaPzUIHb-T8ZeJ2zAeNJ61LluOlFeB1w"
+                     *       "nextCursor": "ASZrCi3MT5rElXSihxMBOkWoDuytHcE5pIyujU_OEm0dOtbeeuImeqdPgQ"
                      *     }
                      */
                     "application/json": components["schemas"]["ManagedFilingList"];
@@ -8722,7 +8722,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *       "id": "3cb4e2a2-3319-4a8a-901b-e501137afedc",
                      *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
                      *       "displayName": "ACME-134567890",
                      *       "filingMode": "managed",
@@ -8734,8 +8734,8 @@ export interface operations {
                      *       "serffTrackingNumber": "ACME-134567890",
                      *       "stateTrackingNumber": null,
                      *       "companyTrackingNumber": null,
-                     *       "createdAt": "2026-11-27T23:58:05.582Z",
-                     *       "updatedAt": "2026-11-27T23:58:05.582Z",
+                     *       "createdAt": "2026-11-28T01:26:36.930Z",
+                     *       "updatedAt": "2026-11-28T01:26:36.930Z",
                      *       "additionalProductIds": [],
                      *       "predecessorFilingId": null,
                      *       "projectId": null,
@@ -8899,7 +8899,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
+                 * @example 3cb4e2a2-3319-4a8a-901b-e501137afedc
                  */
                 filingId: string;
             };
@@ -8917,7 +8917,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *       "id": "3cb4e2a2-3319-4a8a-901b-e501137afedc",
                      *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
                      *       "displayName": "ACME-134567890",
                      *       "filingMode": "managed",
@@ -8929,8 +8929,8 @@ export interface operations {
                      *       "serffTrackingNumber": "ACME-134567890",
                      *       "stateTrackingNumber": null,
                      *       "companyTrackingNumber": null,
-                     *       "createdAt": "2026-11-27T23:58:05.582Z",
-                     *       "updatedAt": "2026-11-27T23:58:05.611Z",
+                     *       "createdAt": "2026-11-28T01:26:36.930Z",
+                     *       "updatedAt": "2026-11-28T01:26:36.964Z",
                      *       "additionalProductIds": [],
                      *       "predecessorFilingId": null,
                      *       "projectId": null,
@@ -9067,7 +9067,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
+                 * @example 3cb4e2a2-3319-4a8a-901b-e501137afedc
                  */
                 filingId: string;
             };
@@ -9095,7 +9095,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *       "id": "3cb4e2a2-3319-4a8a-901b-e501137afedc",
                      *       "scope": "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed",
                      *       "displayName": "ACME-134567890",
                      *       "filingMode": "managed",
@@ -9107,8 +9107,8 @@ export interface operations {
                      *       "serffTrackingNumber": "ACME-134567890",
                      *       "stateTrackingNumber": null,
                      *       "companyTrackingNumber": null,
-                     *       "createdAt": "2026-11-27T23:58:05.582Z",
-                     *       "updatedAt": "2026-11-27T23:58:05.611Z",
+                     *       "createdAt": "2026-11-28T01:26:36.930Z",
+                     *       "updatedAt": "2026-11-28T01:26:36.964Z",
                      *       "additionalProductIds": [],
                      *       "predecessorFilingId": null,
                      *       "projectId": null,
@@ -9260,7 +9260,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
+                 * @example 3cb4e2a2-3319-4a8a-901b-e501137afedc
                  */
                 filingId: string;
             };
@@ -9280,16 +9280,16 @@ export interface operations {
                      * @example {
                      *       "items": [
                      *         {
-                     *           "id": "13e7caaf-4171-4162-a4fb-7eaefe4c80d5",
-                     *           "filingId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
-                     *           "artifactId": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
-                     *           "artifactVersionId": "3d90be1a-fd3e-4653-b282-e0b9c1dbb27e",
+                     *           "id": "3b5ddcce-2bce-4e0e-9e68-873856a9e37f",
+                     *           "filingId": "3cb4e2a2-3319-4a8a-901b-e501137afedc",
+                     *           "artifactId": "259d7273-365d-43fc-9ce9-1486af616f4e",
+                     *           "artifactVersionId": "b2af42db-e01f-405d-87df-6d33a8958a9a",
                      *           "scheduleType": "rate",
                      *           "scheduleSeqNo": 1,
                      *           "context": "Rate indications and selected changes by territory",
                      *           "attachments": [],
-                     *           "createdAt": "2026-11-27T23:58:05.693Z",
-                     *           "updatedAt": "2026-11-27T23:58:05.707Z"
+                     *           "createdAt": "2026-11-28T01:26:37.075Z",
+                     *           "updatedAt": "2026-11-28T01:26:37.088Z"
                      *         }
                      *       ],
                      *       "nextCursor": null
@@ -9417,7 +9417,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
+                 * @example 3cb4e2a2-3319-4a8a-901b-e501137afedc
                  */
                 filingId: string;
             };
@@ -9427,7 +9427,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "artifactId": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
+                 *       "artifactId": "259d7273-365d-43fc-9ce9-1486af616f4e",
                  *       "scheduleType": "rate",
                  *       "scheduleSeqNo": 1,
                  *       "context": "Rate indications by territory"
@@ -9447,16 +9447,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "13e7caaf-4171-4162-a4fb-7eaefe4c80d5",
-                     *       "filingId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
-                     *       "artifactId": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
-                     *       "artifactVersionId": "3d90be1a-fd3e-4653-b282-e0b9c1dbb27e",
+                     *       "id": "3b5ddcce-2bce-4e0e-9e68-873856a9e37f",
+                     *       "filingId": "3cb4e2a2-3319-4a8a-901b-e501137afedc",
+                     *       "artifactId": "259d7273-365d-43fc-9ce9-1486af616f4e",
+                     *       "artifactVersionId": "b2af42db-e01f-405d-87df-6d33a8958a9a",
                      *       "scheduleType": "rate",
                      *       "scheduleSeqNo": 1,
                      *       "context": "Rate indications by territory",
                      *       "attachments": [],
-                     *       "createdAt": "2026-11-27T23:58:05.693Z",
-                     *       "updatedAt": "2026-11-27T23:58:05.693Z"
+                     *       "createdAt": "2026-11-28T01:26:37.075Z",
+                     *       "updatedAt": "2026-11-28T01:26:37.075Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ManagedFilingItem"];
@@ -9600,12 +9600,12 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
+                 * @example 3cb4e2a2-3319-4a8a-901b-e501137afedc
                  */
                 filingId: string;
                 /**
                  * @description An item id (UUID) of the working filing.
-                 * @example 13e7caaf-4171-4162-a4fb-7eaefe4c80d5
+                 * @example 3b5ddcce-2bce-4e0e-9e68-873856a9e37f
                  */
                 itemId: string;
             };
@@ -9632,16 +9632,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "13e7caaf-4171-4162-a4fb-7eaefe4c80d5",
-                     *       "filingId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
-                     *       "artifactId": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
-                     *       "artifactVersionId": "3d90be1a-fd3e-4653-b282-e0b9c1dbb27e",
+                     *       "id": "3b5ddcce-2bce-4e0e-9e68-873856a9e37f",
+                     *       "filingId": "3cb4e2a2-3319-4a8a-901b-e501137afedc",
+                     *       "artifactId": "259d7273-365d-43fc-9ce9-1486af616f4e",
+                     *       "artifactVersionId": "b2af42db-e01f-405d-87df-6d33a8958a9a",
                      *       "scheduleType": "rate",
                      *       "scheduleSeqNo": 1,
                      *       "context": "Rate indications and selected changes by territory",
                      *       "attachments": [],
-                     *       "createdAt": "2026-11-27T23:58:05.693Z",
-                     *       "updatedAt": "2026-11-27T23:58:05.707Z"
+                     *       "createdAt": "2026-11-28T01:26:37.075Z",
+                     *       "updatedAt": "2026-11-28T01:26:37.088Z"
                      *     }
                      */
                     "application/json": components["schemas"]["ManagedFilingItem"];
@@ -9783,7 +9783,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
+                 * @example 3cb4e2a2-3319-4a8a-901b-e501137afedc
                  */
                 filingId: string;
             };
@@ -9803,16 +9803,16 @@ export interface operations {
                      * @example {
                      *       "comments": [
                      *         {
-                     *           "id": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
-                     *           "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *           "id": "8acae1d8-0e6b-455f-91c1-078941a98f43",
+                     *           "threadId": "8acae1d8-0e6b-455f-91c1-078941a98f43",
                      *           "parentCommentId": null,
                      *           "commentType": "message",
                      *           "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *           "body": "Please add the roof age and wildfire factor support to exhibit 1.",
                      *           "data": {},
                      *           "deleted": false,
-                     *           "editedAt": "2026-11-27T23:58:05.733Z",
-                     *           "createdAt": "2026-11-27T23:58:05.722Z",
+                     *           "editedAt": "2026-11-28T01:26:37.130Z",
+                     *           "createdAt": "2026-11-28T01:26:37.115Z",
                      *           "status": "open",
                      *           "anchor": {
                      *             "type": "whole_resource"
@@ -9820,14 +9820,14 @@ export interface operations {
                      *           "target": {
                      *             "type": "record",
                      *             "recordType": "filings",
-                     *             "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *             "recordId": "3cb4e2a2-3319-4a8a-901b-e501137afedc",
                      *             "field": null
                      *           }
                      *         },
                      *         {
-                     *           "id": "c7bdf9c0-85cc-46d9-bd13-a2df7e9995bd",
-                     *           "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
-                     *           "parentCommentId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *           "id": "d546bbec-42a4-401d-bdf8-eba6d50c56e1",
+                     *           "threadId": "8acae1d8-0e6b-455f-91c1-078941a98f43",
+                     *           "parentCommentId": "8acae1d8-0e6b-455f-91c1-078941a98f43",
                      *           "commentType": "status_change",
                      *           "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *           "body": "",
@@ -9837,7 +9837,7 @@ export interface operations {
                      *           },
                      *           "deleted": false,
                      *           "editedAt": null,
-                     *           "createdAt": "2026-11-27T23:58:05.742Z",
+                     *           "createdAt": "2026-11-28T01:26:37.147Z",
                      *           "status": "open",
                      *           "anchor": {
                      *             "type": "whole_resource"
@@ -9845,12 +9845,12 @@ export interface operations {
                      *           "target": {
                      *             "type": "record",
                      *             "recordType": "filings",
-                     *             "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *             "recordId": "3cb4e2a2-3319-4a8a-901b-e501137afedc",
                      *             "field": null
                      *           }
                      *         }
                      *       ],
-                     *       "nextCursor": "AU1rChkNlJeSdmKh9pkBvEKZl2-yElLI9lLtjguuh9BpWBp1ollg7uRDhg"
+                     *       "nextCursor": "AU1rCi3NeRRpOUGc430BWWE6wPq7dhW8eDlBwK-3sbyHnYdl75cpwcSahQ"
                      *     }
                      */
                     "application/json": components["schemas"]["FilingCommentList"];
@@ -9975,7 +9975,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
+                 * @example 3cb4e2a2-3319-4a8a-901b-e501137afedc
                  */
                 filingId: string;
             };
@@ -10003,16 +10003,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6f530cbf-0fdb-4192-a06a-fd7233efb1eb",
-                     *       "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
-                     *       "parentCommentId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *       "id": "cff4d9be-47f9-4551-9990-fc0c2dc4734f",
+                     *       "threadId": "8acae1d8-0e6b-455f-91c1-078941a98f43",
+                     *       "parentCommentId": "8acae1d8-0e6b-455f-91c1-078941a98f43",
                      *       "commentType": "message",
                      *       "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *       "body": "Added; see the new version of exhibit 1.",
                      *       "data": {},
                      *       "deleted": false,
                      *       "editedAt": null,
-                     *       "createdAt": "2026-11-27T23:58:05.754Z",
+                     *       "createdAt": "2026-11-28T01:26:37.163Z",
                      *       "status": "open",
                      *       "anchor": {
                      *         "type": "whole_resource"
@@ -10020,7 +10020,7 @@ export interface operations {
                      *       "target": {
                      *         "type": "record",
                      *         "recordType": "filings",
-                     *         "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *         "recordId": "3cb4e2a2-3319-4a8a-901b-e501137afedc",
                      *         "field": null
                      *       }
                      *     }
@@ -10166,12 +10166,12 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
+                 * @example 3cb4e2a2-3319-4a8a-901b-e501137afedc
                  */
                 filingId: string;
                 /**
                  * @description A comment id (UUID) of the working filing.
-                 * @example 6f530cbf-0fdb-4192-a06a-fd7233efb1eb
+                 * @example cff4d9be-47f9-4551-9990-fc0c2dc4734f
                  */
                 commentId: string;
             };
@@ -10304,12 +10304,12 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
+                 * @example 3cb4e2a2-3319-4a8a-901b-e501137afedc
                  */
                 filingId: string;
                 /**
                  * @description A comment id (UUID) of the working filing.
-                 * @example 6e20e728-9e79-48eb-a998-ed24a09a9f31
+                 * @example 8acae1d8-0e6b-455f-91c1-078941a98f43
                  */
                 commentId: string;
             };
@@ -10336,16 +10336,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
-                     *       "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *       "id": "8acae1d8-0e6b-455f-91c1-078941a98f43",
+                     *       "threadId": "8acae1d8-0e6b-455f-91c1-078941a98f43",
                      *       "parentCommentId": null,
                      *       "commentType": "message",
                      *       "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *       "body": "Please add the roof age and wildfire factor support to exhibit 1.",
                      *       "data": {},
                      *       "deleted": false,
-                     *       "editedAt": "2026-11-27T23:58:05.733Z",
-                     *       "createdAt": "2026-11-27T23:58:05.722Z",
+                     *       "editedAt": "2026-11-28T01:26:37.130Z",
+                     *       "createdAt": "2026-11-28T01:26:37.115Z",
                      *       "status": "open",
                      *       "anchor": {
                      *         "type": "whole_resource"
@@ -10353,7 +10353,7 @@ export interface operations {
                      *       "target": {
                      *         "type": "record",
                      *         "recordType": "filings",
-                     *         "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *         "recordId": "3cb4e2a2-3319-4a8a-901b-e501137afedc",
                      *         "field": null
                      *       }
                      *     }
@@ -10491,12 +10491,12 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
+                 * @example 3cb4e2a2-3319-4a8a-901b-e501137afedc
                  */
                 filingId: string;
                 /**
                  * @description A comment id (UUID) of the working filing.
-                 * @example 6e20e728-9e79-48eb-a998-ed24a09a9f31
+                 * @example 8acae1d8-0e6b-455f-91c1-078941a98f43
                  */
                 commentId: string;
             };
@@ -10519,16 +10519,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
-                     *       "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *       "id": "8acae1d8-0e6b-455f-91c1-078941a98f43",
+                     *       "threadId": "8acae1d8-0e6b-455f-91c1-078941a98f43",
                      *       "parentCommentId": null,
                      *       "commentType": "message",
                      *       "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *       "body": "Please add the roof age and wildfire factor support to exhibit 1.",
                      *       "data": {},
                      *       "deleted": false,
-                     *       "editedAt": "2026-11-27T23:58:05.733Z",
-                     *       "createdAt": "2026-11-27T23:58:05.722Z",
+                     *       "editedAt": "2026-11-28T01:26:37.130Z",
+                     *       "createdAt": "2026-11-28T01:26:37.115Z",
                      *       "status": "resolved",
                      *       "anchor": {
                      *         "type": "whole_resource"
@@ -10536,7 +10536,7 @@ export interface operations {
                      *       "target": {
                      *         "type": "record",
                      *         "recordType": "filings",
-                     *         "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *         "recordId": "3cb4e2a2-3319-4a8a-901b-e501137afedc",
                      *         "field": null
                      *       }
                      *     }
@@ -10685,12 +10685,12 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
+                 * @example 3cb4e2a2-3319-4a8a-901b-e501137afedc
                  */
                 filingId: string;
                 /**
                  * @description A comment id (UUID) of the working filing.
-                 * @example 6e20e728-9e79-48eb-a998-ed24a09a9f31
+                 * @example 8acae1d8-0e6b-455f-91c1-078941a98f43
                  */
                 commentId: string;
             };
@@ -10713,16 +10713,16 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
-                     *       "threadId": "6e20e728-9e79-48eb-a998-ed24a09a9f31",
+                     *       "id": "8acae1d8-0e6b-455f-91c1-078941a98f43",
+                     *       "threadId": "8acae1d8-0e6b-455f-91c1-078941a98f43",
                      *       "parentCommentId": null,
                      *       "commentType": "message",
                      *       "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *       "body": "Please add the roof age and wildfire factor support to exhibit 1.",
                      *       "data": {},
                      *       "deleted": false,
-                     *       "editedAt": "2026-11-27T23:58:05.733Z",
-                     *       "createdAt": "2026-11-27T23:58:05.722Z",
+                     *       "editedAt": "2026-11-28T01:26:37.130Z",
+                     *       "createdAt": "2026-11-28T01:26:37.115Z",
                      *       "status": "open",
                      *       "anchor": {
                      *         "type": "whole_resource"
@@ -10730,7 +10730,7 @@ export interface operations {
                      *       "target": {
                      *         "type": "record",
                      *         "recordType": "filings",
-                     *         "recordId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *         "recordId": "3cb4e2a2-3319-4a8a-901b-e501137afedc",
                      *         "field": null
                      *       }
                      *     }
@@ -10887,7 +10887,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example 1cc5ff22-b617-4926-91cd-bc7f59d4bdda
+                 * @example 3cb4e2a2-3319-4a8a-901b-e501137afedc
                  */
                 filingId: string;
             };
@@ -10933,18 +10933,18 @@ export interface operations {
                      *               "companyTrackingNumber": null
                      *             },
                      *             "scopeId": "fca72539-9f56-4e47-a618-7fa581f0b5ed",
-                     *             "filingId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
+                     *             "filingId": "3cb4e2a2-3319-4a8a-901b-e501137afedc",
                      *             "tenantId": "22c744cd-a0e0-4ed0-825d-733681f94461",
-                     *             "createdAt": "2026-11-27T23:58:05.582Z",
+                     *             "createdAt": "2026-11-28T01:26:36.930Z",
                      *             "createdBy": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *             "filingMode": "managed"
                      *           },
                      *           "metadata": {
                      *             "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *             "tenantId": "22c744cd-a0e0-4ed0-825d-733681f94461",
-                     *             "requestId": "cea4d91d-41b3-4958-bc44-e5b264e82669"
+                     *             "requestId": "5f64b4e6-7bcd-416a-b218-fb617731a708"
                      *           },
-                     *           "recordedAt": "2026-11-27T23:58:05.584Z"
+                     *           "recordedAt": "2026-11-28T01:26:36.931Z"
                      *         },
                      *         {
                      *           "type": "ManagedFilingUpdated",
@@ -10955,18 +10955,18 @@ export interface operations {
                      *               "description": "Homeowners rate revision: wildfire surcharge, roof age and protection class factors",
                      *               "disposition": "pending"
                      *             },
-                     *             "filingId": "1cc5ff22-b617-4926-91cd-bc7f59d4bdda",
-                     *             "updatedAt": "2026-11-27T23:58:05.611Z"
+                     *             "filingId": "3cb4e2a2-3319-4a8a-901b-e501137afedc",
+                     *             "updatedAt": "2026-11-28T01:26:36.964Z"
                      *           },
                      *           "metadata": {
                      *             "actor": "b4914a9e-d908-475b-b078-b13d17119f97",
                      *             "tenantId": "22c744cd-a0e0-4ed0-825d-733681f94461",
-                     *             "requestId": "88c4e656-0711-4456-84ec-2d537253361a"
+                     *             "requestId": "c7ff36e6-e8bd-4497-b24e-1cea7ba90f65"
                      *           },
-                     *           "recordedAt": "2026-11-27T23:58:05.613Z"
+                     *           "recordedAt": "2026-11-28T01:26:36.964Z"
                      *         }
                      *       ],
-                     *       "nextCursor": "AZZrChkNc0qt2rPaqPcAeyJ2IjoyffmI1fA01OjgLPHiHg"
+                     *       "nextCursor": "AZZrCi3N3jNiRB_rWXcAeyJ2IjoyfR5lcxYJ3LbQQKpHyQ"
                      *     }
                      */
                     "application/json": components["schemas"]["ManagedFilingEvents"];
@@ -11086,7 +11086,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Page size; the operation states its range and default.
-                 * @example 20
+                 * @example 2
                  */
                 limit?: number;
                 /**
@@ -11099,7 +11099,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 3cb4e2a2-3319-4a8a-901b-e501137afedc
                  */
                 filingId: string;
             };
@@ -11115,6 +11115,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "changes": [
+                     *         {
+                     *           "version": 1,
+                     *           "recordedAt": "2026-11-28T01:26:36.931Z",
+                     *           "type": "ManagedFilingCreated",
+                     *           "actor": {
+                     *             "userId": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *             "name": "Dana Demo"
+                     *           },
+                     *           "requestId": "5f64b4e6-7bcd-416a-b218-fb617731a708",
+                     *           "changes": [
+                     *             {
+                     *               "path": [
+                     *                 "additionalProductIds"
+                     *               ],
+                     *               "before": null,
+                     *               "after": []
+                     *             },
+                     *             {
+                     *               "path": [
+                     *                 "comments"
+                     *               ],
+                     *               "before": null,
+                     *               "after": {}
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "version": 2,
+                     *           "recordedAt": "2026-11-28T01:26:36.964Z",
+                     *           "type": "ManagedFilingUpdated",
+                     *           "actor": {
+                     *             "userId": "b4914a9e-d908-475b-b078-b13d17119f97",
+                     *             "name": "Dana Demo"
+                     *           },
+                     *           "requestId": "c7ff36e6-e8bd-4497-b24e-1cea7ba90f65",
+                     *           "changes": [
+                     *             {
+                     *               "path": [
+                     *                 "description"
+                     *               ],
+                     *               "before": "Homeowners rate revision: wildfire surcharge and roof age factors",
+                     *               "after": "Homeowners rate revision: wildfire surcharge, roof age and protection class factors"
+                     *             },
+                     *             {
+                     *               "path": [
+                     *                 "disposition"
+                     *               ],
+                     *               "before": null,
+                     *               "after": "pending"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": "ATZrCi3N18S65mOE-WkAeyJ2IjoyfbQYOxy5riEv17MFkg"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFilingChanges"];
                 };
             };
@@ -11234,7 +11293,7 @@ export interface operations {
             path: {
                 /**
                  * @description A filing id (UUID): a catalog filing for catalog routes, a working filing under /managed-filings.
-                 * @example bc0c79c7-e4fe-452d-9a8f-e293438dcbff
+                 * @example 3cb4e2a2-3319-4a8a-901b-e501137afedc
                  */
                 filingId: string;
             };
@@ -11250,6 +11309,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "version": 10,
+                     *       "headHash": "da8d4b6c0f9ac9d58bd8558c220d0b6accc303db613a2cfd4402422f5f2884e4",
+                     *       "verified": true,
+                     *       "firstBrokenVersion": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ManagedFilingIntegrity"];
                 };
             };
@@ -11396,9 +11463,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uploadToken": "eyJ1cGxvYWRJZCI6IjRmNTE3ZmY1LTY4ZmItNDhiMS1iYjA4LTE3ZjAxZmY4NGNjYSIsImFydGlmYWN0SWQiOiI5NmNjZjZlMC1lMDBjLTQyZmItYWIzOS01NjA1ZjY2YWUyODEiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2LTRlNDctYTYxOC03ZmE1ODFmMGI1ZWQiLCJ0ZW5hbnRJZ...",
-                     *       "uploadUrl": "https://ifrs.example.com/api/v2/signed/uploads/eyJ1cGxvYWRJZCI6IjRmNTE3ZmY1LTY4ZmItNDhiMS1iYjA4LTE3ZjAxZmY4NGNjYSIsImFydGlmYWN0SWQiOiI5NmNjZjZlMC1lMDBjLTQyZmItYWIzOS01NjA1ZjY2YWUyODEiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2...",
-                     *       "expiresAt": "2026-11-28T00:58:05.000Z"
+                     *       "uploadToken": "eyJ1cGxvYWRJZCI6ImNlNWJiODIyLTE5NGMtNDg1ZS1iZjYyLTcxYjcwZGRmZTZmYiIsImFydGlmYWN0SWQiOiIyNTlkNzI3My0zNjVkLTQzZmMtOWNlOS0xNDg2YWY2MTZmNGUiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2LTRlNDctYTYxOC03ZmE1ODFmMGI1ZWQiLCJ0ZW5hbnRJZ...",
+                     *       "uploadUrl": "https://ifrs.example.com/api/v2/signed/uploads/eyJ1cGxvYWRJZCI6ImNlNWJiODIyLTE5NGMtNDg1ZS1iZjYyLTcxYjcwZGRmZTZmYiIsImFydGlmYWN0SWQiOiIyNTlkNzI3My0zNjVkLTQzZmMtOWNlOS0xNDg2YWY2MTZmNGUiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2...",
+                     *       "expiresAt": "2026-11-28T02:26:36.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["UploadAddress"];
@@ -11553,7 +11620,7 @@ export interface operations {
             path: {
                 /**
                  * @description The upload token of a signed upload address (from POST /files/uploads); part of the signed address, not a key.
-                 * @example eyJ1cGxvYWRJZCI6IjRmNTE3ZmY1LTY4ZmItNDhiMS1iYjA4LTE3ZjAxZmY4NGNjYSIsImFydGlmYWN0SWQiOiI5NmNjZjZlMC1lMDBjLTQyZmItYWIzOS01NjA1ZjY2YWUyODEiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2LTRlNDctYTYxOC03ZmE1ODFmMGI1ZWQiLCJ0ZW5hbnRJZCI6IjIyYzc0NGNkLWEwZTAtNGVkMC04MjVkLTczMzY4MWY5NDQ2MSIsInVzZXJJZCI6ImI0OTE0YTllLWQ5MDgtNDc1Yi1iMDc4LWIxM2QxNzExOWY5NyIsIm5hbWUiOiJyYXRlLWV4aGliaXQtMS50eHQiLCJtaW1lVHlwZSI6InRleHQvcGxhaW4iLCJzaXplIjo0MSwiZXhwIjoxNzk1ODI3NDg1fQ.NTGjqtRYPEBfN9jRQXrScCSnqbIqVHtcfbU3-Kod6GE
+                 * @example eyJ1cGxvYWRJZCI6ImNlNWJiODIyLTE5NGMtNDg1ZS1iZjYyLTcxYjcwZGRmZTZmYiIsImFydGlmYWN0SWQiOiIyNTlkNzI3My0zNjVkLTQzZmMtOWNlOS0xNDg2YWY2MTZmNGUiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2LTRlNDctYTYxOC03ZmE1ODFmMGI1ZWQiLCJ0ZW5hbnRJZCI6IjIyYzc0NGNkLWEwZTAtNGVkMC04MjVkLTczMzY4MWY5NDQ2MSIsInVzZXJJZCI6ImI0OTE0YTllLWQ5MDgtNDc1Yi1iMDc4LWIxM2QxNzExOWY5NyIsIm5hbWUiOiJyYXRlLWV4aGliaXQtMS50eHQiLCJtaW1lVHlwZSI6InRleHQvcGxhaW4iLCJzaXplIjo0MSwiZXhwIjoxNzk1ODMyNzk2fQ.KcdAiiNI2vXDM2-o5a0MjiTO7-yPM7JWI_4T4xrwPpM
                  */
                 token: string;
             };
@@ -11571,7 +11638,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "uploadId": "4f517ff5-68fb-48b1-bb08-17f01ff84cca",
+                     *       "uploadId": "ce5bb822-194c-485e-bf62-71b70ddfe6fb",
                      *       "size": 41,
                      *       "contentSha256": "c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f"
                      *     }
@@ -11683,7 +11750,7 @@ export interface operations {
                  * @example {
                  *       "confirmations": [
                  *         {
-                 *           "uploadToken": "eyJ1cGxvYWRJZCI6IjRmNTE3ZmY1LTY4ZmItNDhiMS1iYjA4LTE3ZjAxZmY4NGNjYSIsImFydGlmYWN0SWQiOiI5NmNjZjZlMC1lMDBjLTQyZmItYWIzOS01NjA1ZjY2YWUyODEiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2LTRlNDctYTYxOC03ZmE1ODFmMGI1ZWQiLCJ0ZW5hbnRJZCI6IjIyYzc0NGNkLWEwZTAtNGVkMC04MjVkLTczMzY4MWY5NDQ2MSIsInVzZXJJZCI6ImI0OTE0YTllLWQ5MDgtNDc1Yi1iMDc4LWIxM2QxNzExOWY5NyIsIm5hbWUiOiJyYXRlLWV4aGliaXQtMS50eHQiLCJtaW1lVHlwZSI6InRleHQvcGxhaW4iLCJzaXplIjo0MSwiZXhwIjoxNzk1ODI3NDg1fQ.NTGjqtRYPEBfN9jRQXrScCSnqbIqVHtcfbU3-Kod6GE"
+                 *           "uploadToken": "eyJ1cGxvYWRJZCI6ImNlNWJiODIyLTE5NGMtNDg1ZS1iZjYyLTcxYjcwZGRmZTZmYiIsImFydGlmYWN0SWQiOiIyNTlkNzI3My0zNjVkLTQzZmMtOWNlOS0xNDg2YWY2MTZmNGUiLCJleGlzdGluZyI6ZmFsc2UsInNjb3BlSWQiOiJmY2E3MjUzOS05ZjU2LTRlNDctYTYxOC03ZmE1ODFmMGI1ZWQiLCJ0ZW5hbnRJZCI6IjIyYzc0NGNkLWEwZTAtNGVkMC04MjVkLTczMzY4MWY5NDQ2MSIsInVzZXJJZCI6ImI0OTE0YTllLWQ5MDgtNDc1Yi1iMDc4LWIxM2QxNzExOWY5NyIsIm5hbWUiOiJyYXRlLWV4aGliaXQtMS50eHQiLCJtaW1lVHlwZSI6InRleHQvcGxhaW4iLCJzaXplIjo0MSwiZXhwIjoxNzk1ODMyNzk2fQ.KcdAiiNI2vXDM2-o5a0MjiTO7-yPM7JWI_4T4xrwPpM"
                  *         }
                  *       ]
                  *     }
@@ -11704,18 +11771,18 @@ export interface operations {
                      * @example {
                      *       "results": [
                      *         {
-                     *           "uri": "urn:ifrs:upload:4f517ff5-68fb-48b1-bb08-17f01ff84cca",
+                     *           "uri": "urn:ifrs:upload:ce5bb822-194c-485e-bf62-71b70ddfe6fb",
                      *           "success": true,
                      *           "artifact": {
-                     *             "id": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
+                     *             "id": "259d7273-365d-43fc-9ce9-1486af616f4e",
                      *             "name": "rate-exhibit-1.txt",
                      *             "nodeKind": "file",
                      *             "isIndexed": false,
-                     *             "createdAt": "2026-11-27T23:58:05.673Z",
-                     *             "updatedAt": "2026-11-27T23:58:05.673Z",
+                     *             "createdAt": "2026-11-28T01:26:37.019Z",
+                     *             "updatedAt": "2026-11-28T01:26:37.019Z",
                      *             "type": "text/plain",
                      *             "data": {
-                     *               "id": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
+                     *               "id": "259d7273-365d-43fc-9ce9-1486af616f4e",
                      *               "name": "rate-exhibit-1.txt",
                      *               "size": 41,
                      *               "mimeType": "text/plain",
@@ -11729,7 +11796,7 @@ export interface operations {
                      *               "totalPages": null,
                      *               "pageMapPath": null,
                      *               "extractionMethod": null,
-                     *               "lastModified": "2026-11-27T23:58:05.673Z",
+                     *               "lastModified": "2026-11-28T01:26:37.019Z",
                      *               "contentVersion": 1,
                      *               "indexed": false
                      *             },
@@ -11760,10 +11827,10 @@ export interface operations {
                      *               "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed"
                      *             ],
                      *             "currentVersion": {
-                     *               "id": "3d90be1a-fd3e-4653-b282-e0b9c1dbb27e",
+                     *               "id": "b2af42db-e01f-405d-87df-6d33a8958a9a",
                      *               "versionNumber": 1,
                      *               "contentSha256": "c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f",
-                     *               "createdAt": "2026-11-27T23:58:05.673Z"
+                     *               "createdAt": "2026-11-28T01:26:37.019Z"
                      *             }
                      *           },
                      *           "error": null
@@ -11868,7 +11935,7 @@ export interface operations {
             path: {
                 /**
                  * @description A working file (artifact) id (UUID), as returned by upload completion.
-                 * @example 96ccf6e0-e00c-42fb-ab39-5605f66ae281
+                 * @example 259d7273-365d-43fc-9ce9-1486af616f4e
                  */
                 artifactId: string;
             };
@@ -11886,15 +11953,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
+                     *       "id": "259d7273-365d-43fc-9ce9-1486af616f4e",
                      *       "name": "rate-exhibit-1.txt",
                      *       "nodeKind": "file",
                      *       "isIndexed": false,
-                     *       "createdAt": "2026-11-27T23:58:05.673Z",
-                     *       "updatedAt": "2026-11-27T23:58:05.673Z",
+                     *       "createdAt": "2026-11-28T01:26:37.019Z",
+                     *       "updatedAt": "2026-11-28T01:26:37.019Z",
                      *       "type": "text/plain",
                      *       "data": {
-                     *         "id": "96ccf6e0-e00c-42fb-ab39-5605f66ae281",
+                     *         "id": "259d7273-365d-43fc-9ce9-1486af616f4e",
                      *         "name": "rate-exhibit-1.txt",
                      *         "size": 41,
                      *         "mimeType": "text/plain",
@@ -11908,7 +11975,7 @@ export interface operations {
                      *         "totalPages": null,
                      *         "pageMapPath": null,
                      *         "extractionMethod": null,
-                     *         "lastModified": "2026-11-27T23:58:05.673Z",
+                     *         "lastModified": "2026-11-28T01:26:37.019Z",
                      *         "contentVersion": 1,
                      *         "indexed": false
                      *       },
@@ -11939,10 +12006,10 @@ export interface operations {
                      *         "mc:fca72539-9f56-4e47-a618-7fa581f0b5ed"
                      *       ],
                      *       "currentVersion": {
-                     *         "id": "3d90be1a-fd3e-4653-b282-e0b9c1dbb27e",
+                     *         "id": "b2af42db-e01f-405d-87df-6d33a8958a9a",
                      *         "versionNumber": 1,
                      *         "contentSha256": "c3361b9c81d07c67209bfe40a0d94d898d7193d155b28595280f5183bf8a748f",
-                     *         "createdAt": "2026-11-27T23:58:05.673Z"
+                     *         "createdAt": "2026-11-28T01:26:37.019Z"
                      *       }
                      *     }
                      */
