@@ -6,7 +6,8 @@ import type { AppendResult, EventMetadata, ExpectedVersion, NewEvent } from '../
 import type { AppendGuard, GuardedAppendResult } from './event-store';
 import { runStatement } from '../postgres/prepared';
 import { AppendBatcher, type AppendCall } from './postgres-append-batch';
-import { canonicalParts, withoutHashes } from '../../src/domain/event-hash';
+import { chainAppend, withoutHashes } from '../../src/domain/event-hash';
+import { StreamHeads } from './stream-heads';
 
 /**
  * The append statements of the Postgres event store, sent straight to a pooled `pg` connection as
@@ -18,88 +19,61 @@ import { canonicalParts, withoutHashes } from '../../src/domain/event-hash';
  * expected version first, so a losing writer matches no row, inserts nothing and burns no positions;
  * the events take `transaction_id` from the column default (pg_current_xact_id()), which is what keeps
  * the subscribers' (transaction_id, global_position) order gap-free.
+ *
+ * The hash chain (src/domain/event-hash.ts) is computed in node before the statement, from the head
+ * the append chains onto: the stream row keeps its last event's hash (`head_hash`), and the move checks
+ * it together with the version, so an append chained from a wrong head matches no row either. The head
+ * comes from this pool's StreamHeads (the stream's last append or read here) or, on a miss, from one
+ * read of the stream row. Hashing in the statement instead (SQL over canonical text cut around the
+ * previous hash) ran batches of 100 events at a third of the unhashed rate: a plpgsql loop per append.
  */
 
-type Expectation = 'any' | 'new' | 'exact';
+type Expectation = 'new' | 'exact';
+
+/**
+ * `$1` stream id, `$2` event count, `$3` new head hash ('new'); `$1` stream id, `$2` expected version,
+ * `$3` count, `$4` the head it chains from, `$5` new head hash ('exact').
+ */
+function moveStreamSql(e: Expectation, guarded: boolean): string {
+  if (e === 'new') {
+    return `insert into es_streams (stream_id, version, head_hash) select $1, $2::bigint, $3::text${guarded ? ' where (select ok from guard)' : ''}
+    on conflict do nothing returning version`;
+  }
+  return `update es_streams set version = version + $3::bigint, head_hash = $5::text
+    where stream_id = $1 and version = $2::bigint and head_hash is not distinct from $4::text${guarded ? ' and (select ok from guard)' : ''} returning version`;
+}
 
 /** The parameter after the stream move's own ones. */
-const FIRST_EVENT_PARAM: Record<Expectation, number> = { any: 3, new: 3, exact: 4 };
+const FIRST_EVENT_PARAM: Record<Expectation, number> = { new: 4, exact: 6 };
 
-/**
- * The parameters after the event columns: the canonical texts' heads and tails (src/domain/event-hash.ts
- * canonicalParts; arrays in the many form) and the recorded time, stamped in node so the hash covers
- * exactly what is stored.
- */
-function hashParams(e: Expectation): { head: string; tail: string; recordedAt: string } {
-  const p = FIRST_EVENT_PARAM[e] + 5;
-  return { head: `$${p}`, tail: `$${p + 1}`, recordedAt: `$${p + 2}::timestamptz` };
-}
-
-/**
- * The hash of the append's last event, chained from `prev` (the stream row's head before the move)
- * in the statement itself: no read of the stream, whatever the expected version.
- */
-function headHashSql(e: Expectation, single: boolean, prev: string, before: string, n: string): string {
-  const { head, tail } = hashParams(e);
-  return single
-    ? `es_event_hash(${head}::text, ${prev}, ${tail}::text, ${before} + ${n})`
-    : `(es_event_hashes(${prev}, ${head}::text[], ${tail}::text[], ${before} + 1))[${n}]`;
-}
-
-/**
- * `$1` stream id, `$2` event count (or expected version for 'exact', then `$3` count). The move also
- * chains: `prev_hash` keeps the old head for the insert (RETURNING sees only new values).
- */
-function moveStreamSql(e: Expectation, single: boolean, guarded: boolean): string {
-  const ok = guarded ? ' where (select ok from guard)' : '';
-  const cols = `(stream_id, version, prev_hash, head_hash)`;
-  const fresh = `select $1, $2::bigint, null::text, ${headHashSql(e, single, 'null::text', '0', '$2::bigint')}${ok}`;
-  switch (e) {
-    case 'any':
-      return `insert into es_streams ${cols} ${fresh}
-    on conflict (stream_id) do update set version = es_streams.version + excluded.version, prev_hash = es_streams.head_hash,
-      head_hash = ${headHashSql(e, single, 'es_streams.head_hash', 'es_streams.version', 'excluded.version')} returning version, prev_hash, head_hash`;
-    case 'new':
-      return `insert into es_streams ${cols} ${fresh} on conflict do nothing returning version, prev_hash, head_hash`;
-    case 'exact':
-      return `update es_streams set version = version + $3::bigint, prev_hash = head_hash, head_hash = ${headHashSql(e, single, 'head_hash', 'version', '$3::bigint')}
-    where stream_id = $1 and version = $2::bigint${guarded ? ' and (select ok from guard)' : ''} returning version, prev_hash, head_hash`;
-  }
-}
-
-/** One event: scalar parameters, so no array literal to build and escape in node or to unnest in Postgres. */
+/** One event: scalar parameters (its metadata complete with the hashes), no array to build or unnest. */
 function insertOneSql(e: Expectation): string {
   const p = FIRST_EVENT_PARAM[e];
   return `insert into es_events (event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
-    select $${p}::uuid, $1, s.version, $${p + 1}::text, $${p + 2}::int, $${p + 3}::jsonb,
-      $${p + 4}::jsonb || jsonb_build_object('prevHash', s.prev_hash, 'hash', s.head_hash), ${hashParams(e).recordedAt} from s
+    select $${p}::uuid, $1, s.version, $${p + 1}::text, $${p + 2}::int, $${p + 3}::jsonb, $${p + 4}::jsonb, $${p + 5}::timestamptz from s
     returning global_position, transaction_id::text as tx, version`;
 }
 
-/** Every event's hash is chained again from the old head (`ch`); the move computed only the last. */
+/** The shared metadata, completed per event with its two hashes (`$p+5`: the n+1 links, old head first). */
 function insertManySql(e: Expectation): string {
   const p = FIRST_EVENT_PARAM[e];
   const count = e === 'exact' ? '$3' : '$2';
-  const { head, tail, recordedAt } = hashParams(e);
-  // MATERIALIZED: inlined, the planner may run the chain again for every event it joins.
-  return `ch as materialized (select s.version, s.prev_hash, es_event_hashes(s.prev_hash, ${head}::text[], ${tail}::text[], s.version - ${count}::bigint + 1) as h from s),
-    ins as (insert into es_events (event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
-      select e.event_id, $1, ch.version - ${count}::bigint + e.ord, e.type, e.schema_version, e.data,
-        $${p + 4}::jsonb || jsonb_build_object('prevHash', case when e.ord = 1 then ch.prev_hash else ch.h[e.ord::int - 1] end, 'hash', ch.h[e.ord::int]),
-        ${recordedAt}
-      from ch, unnest($${p}::uuid[], $${p + 1}::text[], $${p + 2}::int[], $${p + 3}::jsonb[])
+  return `insert into es_events (event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
+      select e.event_id, $1, s.version - ${count}::bigint + e.ord, e.type, e.schema_version, e.data,
+        $${p + 4}::jsonb || jsonb_build_object('prevHash', l.links[e.ord], 'hash', l.links[e.ord + 1]), $${p + 6}::timestamptz
+      from s, (select $${p + 5}::text[] as links) as l, unnest($${p}::uuid[], $${p + 1}::text[], $${p + 2}::int[], $${p + 3}::jsonb[])
         with ordinality as e(event_id, type, schema_version, data, ord)
-      returning global_position, transaction_id::text as tx, version)`;
+      returning global_position, transaction_id::text as tx, version`;
 }
 
 function singleEventSql(e: Expectation): string {
-  return `with s as (${moveStreamSql(e, true, false)})
+  return `with s as (${moveStreamSql(e, false)})
     ${insertOneSql(e)}`;
 }
 
 function manyEventsSql(e: Expectation): string {
-  return `with s as (${moveStreamSql(e, false, false)}),
-    ${insertManySql(e)}
+  return `with s as (${moveStreamSql(e, false)}),
+    ins as (${insertManySql(e)})
     select global_position, tx, version from ins order by version desc limit 1`;
 }
 
@@ -109,15 +83,15 @@ function manyEventsSql(e: Expectation): string {
  * append's last event (nulls when nothing was appended).
  */
 function guardedSql(guardSql: string, k: number, e: Expectation, single: boolean): string {
-  const append = `s as (${moveStreamSql(e, single, true)}),
-    ${single ? `ins as (${insertOneSql(e)})` : insertManySql(e)}`.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + k}`);
+  const append = `s as (${moveStreamSql(e, true)}),
+    ins as (${single ? insertOneSql(e) : insertManySql(e)})`.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + k}`);
   return `with guard as (${guardSql}),
     ${append}
     select (select row_to_json(guard) from guard) as guard__, a.global_position, a.tx, a.version
     from (select 1) as one left join (select * from ins order by version desc limit 1) as a on true`;
 }
 
-const EXPECTATIONS: Expectation[] = ['any', 'new', 'exact'];
+const EXPECTATIONS: Expectation[] = ['new', 'exact'];
 const SINGLE = Object.fromEntries(EXPECTATIONS.map((e) => [e, { name: `es_append_one_${e}`, text: singleEventSql(e) }])) as Record<Expectation, { name: string; text: string }>;
 const MANY = Object.fromEntries(EXPECTATIONS.map((e) => [e, { name: `es_append_many_${e}`, text: manyEventsSql(e) }])) as Record<Expectation, { name: string; text: string }>;
 
@@ -127,36 +101,50 @@ interface AppendedRow {
   version: number;
 }
 
-/** The statement and its parameters for one append (statements as built above, `$1` first). */
-function appendParams(streamId: string, events: NewEvent[], expectedVersion: ExpectedVersion, metadata: EventMetadata): { expectation: Expectation; single: boolean; values: unknown[] } {
-  if (events.length === 0) throw new Error('append needs at least one event');
+/** An append's statement parameters once its head is known (statements as built above, `$1` first). */
+function appendParams(streamId: string, events: NewEvent[], expected: number, prevHash: string | null, metadata: EventMetadata): { expectation: Expectation; single: boolean; values: unknown[]; headHash: string } {
   const n = events.length;
-  const expectation: Expectation = expectedVersion === 'any' ? 'any' : expectedVersion === 0 ? 'new' : 'exact';
-  const values: unknown[] = expectation === 'exact' ? [streamId, expectedVersion, n] : [streamId, n];
+  const expectation: Expectation = expected === 0 ? 'new' : 'exact';
   const plain = withoutHashes(metadata);
-  const meta = JSON.stringify(plain);
+  // Stamped here, not by the column default, so the hash covers exactly what is stored.
   const recordedAt = new Date().toISOString();
-  const parts = events.map((e) => canonicalParts({ streamId, type: e.type, schemaVersion: e.schemaVersion ?? 1, data: e.data, metadata: plain, recordedAt }));
+  const chain = chainAppend({ streamId, expectedVersion: expected, prevHash, recordedAt, metadata: plain, events });
+  const headHash = chain.headHash!;
+  const values: unknown[] = expectation === 'exact' ? [streamId, expected, n, prevHash, headHash] : [streamId, n, headHash];
   if (n === 1) {
     const e = events[0];
-    values.push(timeOrderedUuid(), e.type, e.schemaVersion ?? 1, JSON.stringify(e.data ?? {}), meta, parts[0].head, parts[0].tail, recordedAt);
+    const c = chain.events[0];
+    values.push(timeOrderedUuid(), e.type, e.schemaVersion ?? 1, c.dataText, JSON.stringify({ ...plain, prevHash: c.prevHash, hash: c.hash }), recordedAt);
   } else {
     values.push(
       events.map(() => timeOrderedUuid()),
       events.map((e) => e.type),
       events.map((e) => e.schemaVersion ?? 1),
-      events.map((e) => JSON.stringify(e.data ?? {})),
-      meta,
-      parts.map((p) => p.head),
-      parts.map((p) => p.tail),
+      chain.events.map((c) => c.dataText),
+      JSON.stringify(plain),
+      [prevHash, ...chain.events.map((c) => c.hash)],
       recordedAt,
     );
   }
-  return { expectation, single: n === 1, values };
+  return { expectation, single: n === 1, values, headHash };
 }
 
-/** Per pool, the batcher its appends outside transactions share (see AppendBatcher). */
+/** Per pool, the batcher its appends outside transactions share (see AppendBatcher) and its known heads. */
 const batchers = new WeakMap<Knex, AppendBatcher>();
+const knownHeads = new WeakMap<Knex, StreamHeads>();
+
+/** The heads known for a pool; none inside a caller's transaction (its appends may yet roll back). */
+function headsOf(db: Knex | Knex.Transaction): StreamHeads | null {
+  if ((db as Knex.Transaction).isTransaction) return null;
+  let h = knownHeads.get(db as Knex);
+  if (!h) knownHeads.set(db as Knex, (h = new StreamHeads()));
+  return h;
+}
+
+/** Notes a stream's last event as read outside a transaction (PostgresEventStore.readStream). */
+export function noteStreamHead(db: Knex, streamId: string, version: number, hash: unknown): void {
+  headsOf(db)?.note(streamId, version, hash);
+}
 
 /**
  * Runs an append statement: inside a caller's transaction on its connection, otherwise batched with
@@ -169,9 +157,51 @@ async function runAppend<R>(db: Knex | Knex.Transaction, call: AppendCall): Prom
   return (await b.run(call)) as R[];
 }
 
-async function conflict(db: Knex | Knex.Transaction, streamId: string, expectedVersion: ExpectedVersion): Promise<ExpectedVersionConflict> {
-  const v = await runStatement<{ version: number }>(db, { name: 'es_append_conflict_version', text: `select version from es_streams where stream_id = $1`, values: [streamId] });
-  return new ExpectedVersionConflict(streamId, expectedVersion, v[0] ? Number(v[0].version) : 0);
+async function readHead(db: Knex | Knex.Transaction, streamId: string): Promise<{ version: number; hash: string | null }> {
+  const [r] = await runStatement<{ version: number; head_hash: string | null }>(db, { name: 'es_append_head', text: `select version, head_hash from es_streams where stream_id = $1`, values: [streamId] });
+  return r ? { version: Number(r.version), hash: r.head_hash } : { version: 0, hash: null };
+}
+
+/**
+ * The stream version an append goes to and the head it chains from: the expected version with a known
+ * head, or the stream row's. Null: the stream is not at the expected version (a conflict).
+ */
+async function appendTarget(db: Knex | Knex.Transaction, streamId: string, expectedVersion: ExpectedVersion, fresh: boolean): Promise<{ expected: number; prevHash: string | null } | { actual: number }> {
+  if (expectedVersion === 0) return { expected: 0, prevHash: null };
+  const known = fresh || expectedVersion === 'any' ? undefined : headsOf(db)?.get(streamId, expectedVersion);
+  if (known !== undefined) return { expected: expectedVersion as number, prevHash: known };
+  const head = await readHead(db, streamId);
+  if (expectedVersion !== 'any' && head.version !== expectedVersion) return { actual: head.version };
+  return { expected: head.version, prevHash: head.hash };
+}
+
+/**
+ * Runs `attempt` (one append statement: its result and the head it left, null when it moved no stream row) from the append's head and
+ * settles what an unmoved row means: 'any' goes again at the version now current; a stream still at the
+ * expected version had another head than the one noted (read it, once); otherwise a version conflict.
+ */
+async function chained<T>(
+  db: Knex | Knex.Transaction,
+  streamId: string,
+  expectedVersion: ExpectedVersion,
+  attempt: (expected: number, prevHash: string | null) => Promise<{ result: T; head?: { version: number; hash: string } } | null>,
+): Promise<T> {
+  let fresh = false;
+  for (let tries = 0; ; tries++) {
+    const target = await appendTarget(db, streamId, expectedVersion, fresh);
+    if ('actual' in target) throw new ExpectedVersionConflict(streamId, expectedVersion, target.actual);
+    const r = await attempt(target.expected, target.prevHash);
+    if (r) {
+      if (r.head) headsOf(db)?.note(streamId, r.head.version, r.head.hash);
+      return r.result;
+    }
+    if (expectedVersion === 'any' && tries < 20) continue;
+    if (!fresh && expectedVersion !== 'any' && expectedVersion !== 0) {
+      fresh = true;
+      continue;
+    }
+    throw new ExpectedVersionConflict(streamId, expectedVersion, (await readHead(db, streamId)).version);
+  }
 }
 
 /** Appends on a knex instance or inside a caller's transaction. */
@@ -182,11 +212,15 @@ export async function appendEvents(
   expectedVersion: ExpectedVersion,
   metadata: EventMetadata,
 ): Promise<AppendResult> {
-  const { expectation, single, values } = appendParams(streamId, events, expectedVersion, metadata);
-  const statement = (single ? SINGLE : MANY)[expectation];
-  const row = (await runAppend<AppendedRow>(db, { streamId, name: statement.name, text: statement.text, values }))[0];
-  if (!row) throw await conflict(db, streamId, expectedVersion);
-  return { nextVersion: Number(row.version), position: { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } };
+  if (events.length === 0) throw new Error('append needs at least one event');
+  return chained(db, streamId, expectedVersion, async (expected, prevHash) => {
+    const { expectation, single, values, headHash } = appendParams(streamId, events, expected, prevHash, metadata);
+    const statement = (single ? SINGLE : MANY)[expectation];
+    const row = (await runAppend<AppendedRow>(db, { streamId, name: statement.name, text: statement.text, values }))[0];
+    if (!row) return null;
+    const nextVersion = Number(row.version);
+    return { head: { version: nextVersion, hash: headHash }, result: { nextVersion, position: { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } } };
+  });
 }
 
 /** Guarded statements by guard text, then expectation and event count form; each prepared once per connection. */
@@ -221,13 +255,18 @@ export async function appendEventsGuarded(
   metadata: EventMetadata,
   guard: AppendGuard,
 ): Promise<GuardedAppendResult> {
-  const { expectation, single, values } = appendParams(streamId, events, expectedVersion, metadata);
-  const statement = guardedStatement(guard, expectation, single);
-  const [row] = await runAppend<Partial<AppendedRow> & { guard__: (Record<string, unknown> & { ok: boolean | null }) | null }>(db, { streamId, ...statement, values: [...guard.values, ...values] });
-  const guardRow = row.guard__;
-  if (row.version === null || row.version === undefined) {
-    if (!guardRow?.ok) return { guard: guardRow, result: null };
-    throw await conflict(db, streamId, expectedVersion);
-  }
-  return { guard: guardRow, result: { nextVersion: Number(row.version), position: { commit: BigInt(row.tx!), prepare: BigInt(row.global_position!) } } };
+  if (events.length === 0) throw new Error('append needs at least one event');
+  return chained<GuardedAppendResult>(db, streamId, expectedVersion, async (expected, prevHash) => {
+    const { expectation, single, values, headHash } = appendParams(streamId, events, expected, prevHash, metadata);
+    const statement = guardedStatement(guard, expectation, single);
+    const [row] = await runAppend<Partial<AppendedRow> & { guard__: (Record<string, unknown> & { ok: boolean | null }) | null }>(db, { streamId, ...statement, values: [...guard.values, ...values] });
+    const guardRow = row.guard__;
+    if (row.version === null || row.version === undefined) {
+      // Refused: nothing to settle. Allowed but unmoved: a conflict (or another head) for chained to settle.
+      if (!guardRow?.ok) return { result: { guard: guardRow, result: null } };
+      return null;
+    }
+    const nextVersion = Number(row.version);
+    return { head: { version: nextVersion, hash: headHash }, result: { guard: guardRow, result: { nextVersion, position: { commit: BigInt(row.tx!), prepare: BigInt(row.global_position!) } } } };
+  });
 }

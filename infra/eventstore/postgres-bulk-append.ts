@@ -71,7 +71,7 @@ export async function appendMany(trx: Knex.Transaction, appends: StreamAppend[])
       returning stream_id, version
     ),
     updated as (
-      update es_streams s set version = s.version + i.n, prev_hash = null, head_hash = i.head_hash
+      update es_streams s set version = s.version + i.n, head_hash = i.head_hash
       from input i where s.stream_id = i.stream_id and i.expected > 0 and s.version = i.expected
       returning s.stream_id, s.version
     ),

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { AppendResult, EventMetadata, ExpectedVersion, LogPosition, NewEvent, RecordedEvent } from '../../src/domain/events';
 import { comparePositions } from '../../src/domain/events';
 import type { AppendGuard, EventStore, GuardedAppendResult, ReadAllOptions, ReadAllResult } from './event-store';
-import { appendEvents, appendEventsGuarded } from './postgres-append';
+import { appendEvents, appendEventsGuarded, noteStreamHead } from './postgres-append';
+import { HASH_KEY } from '../../src/domain/event-hash';
 import { runStatement } from '../postgres/prepared';
 
 interface EventRow {
@@ -128,6 +129,9 @@ export class PostgresEventStore implements EventStore {
 
   async readStream(streamId: string, fromVersion = 1): Promise<RecordedEvent[]> {
     const rows = await runStatement<EventRow>(this.knex, { ...PREPARED.readStream, values: [streamId, fromVersion] });
+    // A command reads the stream it then appends to: the read's last link saves that append a read of the head.
+    const last = rows[rows.length - 1];
+    if (last) noteStreamHead(this.knex, streamId, Number(last.version), last.metadata?.[HASH_KEY]);
     return rows.map(toRecorded);
   }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import canonicalize from 'canonicalize';
-import { ChainVerifier, canonicalEvent, canonicalParts, eventHash, verifyChain, type HashedEvent } from '../../src/domain/event-hash';
+import { ChainVerifier, canonicalEvent, chainAppend, eventHash, verifyChain, type HashedEvent } from '../../src/domain/event-hash';
 
 const base: HashedEvent = {
   streamId: 'managedFiling-1',
@@ -33,10 +33,16 @@ describe('tamper evidence: the canonical event hash', () => {
     assert.match(eventHash(base), /^[0-9a-f]{64}$/);
   });
 
-  it('rule: the parts the database completes give exactly the canonical text (head + prevHash + tail + version + "}")', () => {
+  it('rule: an append chained in node gives each event the hash of its canonical text, from the head it appends to', () => {
     for (const prevHash of [base.prevHash, null]) {
-      const { head, tail } = canonicalParts(base);
-      assert.equal(`${head}${JSON.stringify(prevHash)}${tail}${base.version}}`, canonicalEvent({ ...base, prevHash }));
+      const second = { type: 'ItemRemoved', data: { itemId: 'i-1' } };
+      const { events, headHash } = chainAppend({ ...base, expectedVersion: base.version - 1, prevHash, events: [base, second] });
+      assert.equal(events[0].prevHash, prevHash);
+      assert.equal(events[0].hash, eventHash({ ...base, prevHash }));
+      assert.deepEqual(JSON.parse(events[0].dataText), JSON.parse(JSON.stringify(base.data)));
+      assert.equal(events[1].prevHash, events[0].hash);
+      assert.equal(events[1].hash, eventHash({ ...base, ...second, schemaVersion: 1, version: base.version + 1, prevHash: events[0].hash }));
+      assert.equal(headHash, events[1].hash);
     }
   });
 

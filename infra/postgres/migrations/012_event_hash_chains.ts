@@ -2,34 +2,14 @@ import type { Knex } from 'knex';
 import { eventHash, withoutHashes } from '../../../src/domain/event-hash';
 
 /**
- * Tamper evidence (src/domain/event-hash.ts). The stream row keeps its last event's hash (`head_hash`)
- * and, for the append statement's own use, the one before it (`prev_hash`: an UPDATE's RETURNING sees
- * only new values), so an append chains in its own statement without reading the stream. The hash is
- * SHA-256 over canonical text that node builds except for the previous hash and the version, which the
- * statement fills in (es_event_hash). Existing events get their chains here, in stream order; their
- * recorded times are cut to milliseconds first, the precision every reader (a JS Date) and the hash see.
+ * Tamper evidence (src/domain/event-hash.ts). The stream row keeps its last event's hash (`head_hash`),
+ * which an append checks with the version and moves with it (infra/eventstore/postgres-append.ts: the
+ * hashes are computed in node). Existing events get their chains here, in stream order; their recorded
+ * times are cut to milliseconds first, the precision every reader (a JS Date) and the hash see.
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
-    alter table es_streams add column prev_hash text, add column head_hash text;
-    -- STABLE, not IMMUTABLE: convert_to is stable, and a SQL function declared more strictly than its body is
-    -- not inlined, which made every append run (and plan) the function on its own.
-    create function es_event_hash(head text, prev text, tail text, version bigint) returns text
-      language sql stable parallel safe
-      as $$ select encode(sha256(convert_to(head || coalesce('"' || prev || '"', 'null') || tail || version::text || '}', 'UTF8')), 'hex') $$;
-    create function es_event_hashes(prev text, heads text[], tails text[], first_version bigint) returns text[]
-      language plpgsql stable parallel safe
-      as $$
-      declare
-        out text[] := '{}';
-        h text := prev;
-      begin
-        for i in 1 .. coalesce(array_length(heads, 1), 0) loop
-          h := es_event_hash(heads[i], h, tails[i], first_version + i - 1);
-          out := out || h;
-        end loop;
-        return out;
-      end $$;
+    alter table es_streams add column head_hash text;
     update es_events set recorded_at = date_trunc('milliseconds', recorded_at) where recorded_at <> date_trunc('milliseconds', recorded_at);
   `);
   await backfillChains(knex);
@@ -90,8 +70,6 @@ export async function backfillChains(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.raw(`
     update es_events set metadata = metadata - 'prevHash' - 'hash';
-    drop function es_event_hashes(text, text[], text[], bigint);
-    drop function es_event_hash(text, text, text, bigint);
-    alter table es_streams drop column prev_hash, drop column head_hash;
+    alter table es_streams drop column head_hash;
   `);
 }

@@ -1,0 +1,74 @@
+import type { BenchScenario } from '../types';
+import { benchDatabase } from '../support/postgres';
+import { UnhashedAppender } from '../support/unhashed-append';
+import { openDatabase } from '../../infra/postgres/database';
+import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
+import type { AppendResult, EventMetadata, NewEvent } from '../../src/domain/events';
+import { createLogger } from '../../src/logger';
+
+type Append = (streamId: string, events: NewEvent[], expectedVersion: number, metadata: EventMetadata) => Promise<AppendResult>;
+
+/**
+ * Issue 23's "append rate with hashing against without, in one run": the store's append (hash chain in
+ * metadata) against the append as it was before the chain (bench/support/unhashed-append.ts), on the same
+ * database and pool, run interleaved A B B A per shape so drift in what else the machine runs cancels;
+ * the ratio is the hashed runs' appends over the unhashed runs'.
+ */
+export const scenario: BenchScenario = {
+  name: 'event-hash-appends',
+  async run(ctx) {
+    const seconds = ctx.quick ? 2 : 6;
+    const db = await openDatabase({ dataDir: '/nonexistent', databaseUrl: await benchDatabase(), log: createLogger('warn'), poolMax: 40 });
+    const store = new PostgresEventStore(db.knex);
+    const unhashed = new UnhashedAppender(db.knex);
+    const sides: Record<'hashed' | 'unhashed', Append> = {
+      hashed: (s, e, v, m) => store.append(s, e, v, m),
+      unhashed: (s, e, v, m) => unhashed.append(s, e, v, m),
+    };
+    const data = { filingId: '6f1c3a52-3f0e-4f57-9d55-0b7d3d2c1a11', scheduleType: 'form', scheduleSeqNo: 3, context: 'Homeowners policy form HO 00 03, revised wildfire exclusion wording.' };
+    const metadata = { actor: 'bench', userId: 'u_7f3a', requestId: 'req-6c1f0d2e', tenantId: 't_1' };
+    let runNo = 0;
+    const run = async (append: Append, writers: number, batch: number, secs: number) => {
+      const tag = `r${runNo++}`;
+      const deadline = Date.now() + secs * 1000;
+      const cpu = process.cpuUsage();
+      let appends = 0;
+      await Promise.all(
+        Array.from({ length: writers }, async (_, w) => {
+          let stream = 0;
+          let version = 0;
+          while (Date.now() < deadline) {
+            if (version >= 50 * batch) {
+              stream++;
+              version = 0;
+            }
+            const r = await append(`benchhash-${tag}-${w}-${stream}`, Array.from({ length: batch }, () => ({ type: 'BenchEvent', data })), version, metadata);
+            version = r.nextVersion;
+            appends++;
+          }
+        }),
+      );
+      const used = process.cpuUsage(cpu);
+      return { appends, rate: appends / secs, cpuMicros: (used.user + used.system) / appends };
+    };
+    const rows = [];
+    for (const [writers, batch] of [[16, 1], [1, 1], [16, 100]] as const) {
+      await run(sides.hashed, writers, batch, 0.5);
+      await run(sides.unhashed, writers, batch, 0.5);
+      const order = ['unhashed', 'hashed', 'hashed', 'unhashed'] as const;
+      const got = { hashed: [] as { rate: number; cpuMicros: number }[], unhashed: [] as { rate: number; cpuMicros: number }[] };
+      for (const side of order) got[side].push(await run(sides[side], writers, batch, seconds));
+      const rate = (side: 'hashed' | 'unhashed') => got[side].reduce((a, r) => a + r.rate, 0) / got[side].length;
+      const cpu = (side: 'hashed' | 'unhashed') => got[side].reduce((a, r) => a + r.cpuMicros, 0) / got[side].length;
+      const ratio = (rate('hashed') / rate('unhashed')) * 100;
+      const shape = `${batch === 1 ? 'single-event' : `${batch}-event`} appends, ${writers} writer${writers > 1 ? 's' : ''}`;
+      const raw = (side: 'hashed' | 'unhashed') => got[side].map((r) => Math.round(r.rate * batch)).join(', ');
+      const note = `A B B A in one process on one database (A = unhashed: the append before the chain, bench/support/unhashed-append.ts; B = the store's hashed append), ${seconds} s each; events/s unhashed ${raw('unhashed')}, hashed ${raw('hashed')}; node CPU per append ${Math.round(cpu('unhashed'))} vs ${Math.round(cpu('hashed'))} µs`;
+      ctx.log(`${shape}: hashed ${ratio.toFixed(1)}% of unhashed (${note})`);
+      rows.push({ scenario: this.name, metric: `hashed append rate against unhashed, ${shape}`, value: ratio, unit: '%', goal: '>= 90', note });
+    }
+    await store.close();
+    await db.close();
+    return rows;
+  },
+};
