@@ -1,6 +1,9 @@
 import type { BenchScenario } from '../types';
 import { benchDatabase } from '../support/postgres';
 import { UnhashedAppender } from '../support/unhashed-append';
+import { postmasterCpuSeconds } from '../support/process-cpu';
+import fs from 'node:fs';
+import path from 'node:path';
 import { openDatabase } from '../../infra/postgres/database';
 import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
 import type { AppendResult, EventMetadata, NewEvent } from '../../src/domain/events';
@@ -21,6 +24,8 @@ export const scenario: BenchScenario = {
     const db = await openDatabase({ dataDir: '/nonexistent', databaseUrl: await benchDatabase(), log: createLogger('warn'), poolMax: 40 });
     const store = new PostgresEventStore(db.knex);
     const unhashed = new UnhashedAppender(db.knex);
+    const dataDir = (await db.knex.raw<{ rows: { setting: string }[] }>("select setting from pg_settings where name = 'data_directory'")).rows[0].setting;
+    const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
     const sides: Record<'hashed' | 'unhashed', Append> = {
       hashed: (s, e, v, m) => store.append(s, e, v, m),
       unhashed: (s, e, v, m) => unhashed.append(s, e, v, m),
@@ -32,6 +37,7 @@ export const scenario: BenchScenario = {
       const tag = `r${runNo++}`;
       const deadline = Date.now() + secs * 1000;
       const cpu = process.cpuUsage();
+      const pgCpu = postmasterCpuSeconds(postmaster);
       let appends = 0;
       await Promise.all(
         Array.from({ length: writers }, async (_, w) => {
@@ -49,21 +55,23 @@ export const scenario: BenchScenario = {
         }),
       );
       const used = process.cpuUsage(cpu);
-      return { appends, rate: appends / secs, cpuMicros: (used.user + used.system) / appends };
+      const pgMicros = ((postmasterCpuSeconds(postmaster) - pgCpu) * 1e6) / appends;
+      return { appends, rate: appends / secs, cpuMicros: (used.user + used.system) / appends, pgMicros };
     };
     const rows = [];
     for (const [writers, batch] of [[16, 1], [1, 1], [16, 100]] as const) {
       await run(sides.hashed, writers, batch, 0.5);
       await run(sides.unhashed, writers, batch, 0.5);
       const order = ['unhashed', 'hashed', 'hashed', 'unhashed'] as const;
-      const got = { hashed: [] as { rate: number; cpuMicros: number }[], unhashed: [] as { rate: number; cpuMicros: number }[] };
+      type Run = { rate: number; cpuMicros: number; pgMicros: number };
+      const got = { hashed: [] as Run[], unhashed: [] as Run[] };
       for (const side of order) got[side].push(await run(sides[side], writers, batch, seconds));
       const rate = (side: 'hashed' | 'unhashed') => got[side].reduce((a, r) => a + r.rate, 0) / got[side].length;
-      const cpu = (side: 'hashed' | 'unhashed') => got[side].reduce((a, r) => a + r.cpuMicros, 0) / got[side].length;
+      const cpu = (side: 'hashed' | 'unhashed', k: 'cpuMicros' | 'pgMicros' = 'cpuMicros') => got[side].reduce((a, r) => a + r[k], 0) / got[side].length;
       const ratio = (rate('hashed') / rate('unhashed')) * 100;
       const shape = `${batch === 1 ? 'single-event' : `${batch}-event`} appends, ${writers} writer${writers > 1 ? 's' : ''}`;
       const raw = (side: 'hashed' | 'unhashed') => got[side].map((r) => Math.round(r.rate * batch)).join(', ');
-      const note = `A B B A in one process on one database (A = unhashed: the append before the chain, bench/support/unhashed-append.ts; B = the store's hashed append), ${seconds} s each; events/s unhashed ${raw('unhashed')}, hashed ${raw('hashed')}; node CPU per append ${Math.round(cpu('unhashed'))} vs ${Math.round(cpu('hashed'))} µs`;
+      const note = `A B B A in one process on one database (A = unhashed: the append before the chain, bench/support/unhashed-append.ts; B = the store's hashed append), ${seconds} s each; events/s unhashed ${raw('unhashed')}, hashed ${raw('hashed')}; CPU per append unhashed vs hashed: node ${Math.round(cpu('unhashed'))} vs ${Math.round(cpu('hashed'))} µs, Postgres ${Math.round(cpu('unhashed', 'pgMicros'))} vs ${Math.round(cpu('hashed', 'pgMicros'))} µs`;
       ctx.log(`${shape}: hashed ${ratio.toFixed(1)}% of unhashed (${note})`);
       rows.push({ scenario: this.name, metric: `hashed append rate against unhashed, ${shape}`, value: ratio, unit: '%', goal: '>= 90', note });
     }
