@@ -6,7 +6,7 @@ import type { AppendResult, EventMetadata, ExpectedVersion, NewEvent } from '../
 import type { AppendGuard, GuardedAppendResult } from './event-store';
 import { runStatement } from '../postgres/prepared';
 import { AppendBatcher, type AppendCall } from './postgres-append-batch';
-import { chainAppend, withoutHashes } from '../../src/domain/event-hash';
+import { chainAppend, metadataWithHashes, withoutHashes } from '../../src/domain/event-hash';
 import { StreamHeads } from './stream-heads';
 
 /**
@@ -114,14 +114,14 @@ function appendParams(streamId: string, events: NewEvent[], expected: number, pr
   if (n === 1) {
     const e = events[0];
     const c = chain.events[0];
-    values.push(timeOrderedUuid(), e.type, e.schemaVersion ?? 1, c.dataText, JSON.stringify({ ...plain, prevHash: c.prevHash, hash: c.hash }), recordedAt);
+    values.push(timeOrderedUuid(), e.type, e.schemaVersion ?? 1, c.dataText, metadataWithHashes(chain.metadataText, c.prevHash, c.hash), recordedAt);
   } else {
     values.push(
       events.map(() => timeOrderedUuid()),
       events.map((e) => e.type),
       events.map((e) => e.schemaVersion ?? 1),
       chain.events.map((c) => c.dataText),
-      JSON.stringify(plain),
+      chain.metadataText,
       [prevHash, ...chain.events.map((c) => c.hash)],
       recordedAt,
     );

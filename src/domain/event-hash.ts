@@ -71,6 +71,7 @@ export interface ChainedEvent {
  * `expectedVersion`): the append then writes values it already knows, and the database computes
  * nothing. The metadata, shared by the append's events, is canonicalized once; the text hashed is
  * canonicalEvent's, assembled from the canonical parts (RFC 8785 orders the keys as written here).
+ * `metadataText`: the metadata without hashes as canonical JSON, for the store to write.
  */
 export function chainAppend(a: {
   streamId: string;
@@ -79,19 +80,34 @@ export function chainAppend(a: {
   recordedAt: string;
   metadata: EventMetadata;
   events: readonly { type: string; schemaVersion?: number; data?: unknown }[];
-}): { events: ChainedEvent[]; headHash: string | null } {
-  const head = `,"metadata":${canon(withoutHashes(a.metadata))},"prevHash":`;
+}): { events: ChainedEvent[]; headHash: string | null; metadataText: string } {
+  const metadataText = canon(withoutHashes(a.metadata));
+  const head = `,"metadata":${metadataText},"prevHash":`;
   const middle = `,"recordedAt":${canon(a.recordedAt)},"schemaVersion":`;
   const stream = `,"streamId":${canon(a.streamId)},"type":`;
   let prev = a.prevHash;
+  // An append's events mostly share their type and schema version: their texts are made once.
+  let kind = '';
+  let kindText = '';
   const events = a.events.map((e, i) => {
     const dataText = canon(e.data ?? {});
-    const text = `{"data":${dataText}${head}${prev === null ? 'null' : `"${prev}"`}${middle}${canon(e.schemaVersion ?? 1)}${stream}${canon(e.type)},"version":${a.expectedVersion + i + 1}}`;
+    const schemaVersion = e.schemaVersion ?? 1;
+    if (kind !== `${schemaVersion} ${e.type}`) {
+      kind = `${schemaVersion} ${e.type}`;
+      kindText = `${middle}${canon(schemaVersion)}${stream}${canon(e.type)},"version":`;
+    }
+    const text = `{"data":${dataText}${head}${prev === null ? 'null' : `"${prev}"`}${kindText}${a.expectedVersion + i + 1}}`;
     const chained = { dataText, prevHash: prev, hash: sha256Hex(text) };
     prev = chained.hash;
     return chained;
   });
-  return { events, headHash: prev };
+  return { events, headHash: prev, metadataText };
+}
+
+/** Stored metadata: the canonical metadata text with the two hashes added, without parsing it again. */
+export function metadataWithHashes(metadataText: string, prevHash: string | null, hash: string): string {
+  const hashes = `"${HASH_KEY}":"${hash}","${PREV_HASH_KEY}":${prevHash === null ? 'null' : `"${prevHash}"`}`;
+  return metadataText === '{}' ? `{${hashes}}` : `${metadataText.slice(0, -1)},${hashes}}`;
 }
 
 /** What a stored event offers the verifier. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import canonicalize from 'canonicalize';
-import { ChainVerifier, canonicalEvent, chainAppend, eventHash, verifyChain, type HashedEvent } from '../../src/domain/event-hash';
+import { ChainVerifier, canonicalEvent, chainAppend, eventHash, metadataWithHashes, verifyChain, type HashedEvent } from '../../src/domain/event-hash';
 
 const base: HashedEvent = {
   streamId: 'managedFiling-1',
@@ -44,6 +44,13 @@ describe('tamper evidence: the canonical event hash', () => {
       assert.equal(events[1].hash, eventHash({ ...base, ...second, schemaVersion: 1, version: base.version + 1, prevHash: events[0].hash }));
       assert.equal(headHash, events[1].hash);
     }
+  });
+
+  it('rule: stored metadata is the metadata without hashes plus prevHash and hash', () => {
+    const { metadataText } = chainAppend({ ...base, expectedVersion: 0, prevHash: null, events: [base] });
+    const { prevHash: _p, hash: _h, ...plain } = base.metadata;
+    assert.deepEqual(JSON.parse(metadataWithHashes(metadataText, 'cd'.repeat(32), 'ef'.repeat(32))), { ...plain, prevHash: 'cd'.repeat(32), hash: 'ef'.repeat(32) });
+    assert.deepEqual(JSON.parse(metadataWithHashes('{}', null, 'ef'.repeat(32))), { prevHash: null, hash: 'ef'.repeat(32) });
   });
 
   it('rule: a chain verifies; altered, deleted, swapped and truncated events are caught at the first broken version', () => {
