@@ -54,15 +54,15 @@ function insertOneSql(e: Expectation): string {
     returning global_position, transaction_id::text as tx, version`;
 }
 
-/** The shared metadata, completed per event with its two hashes (`$p+5`: the n+1 links, old head first). */
+/** The shared metadata, completed per event with its two hashes (arrays unnested with the events'). */
 function insertManySql(e: Expectation): string {
   const p = FIRST_EVENT_PARAM[e];
   const count = e === 'exact' ? '$3' : '$2';
   return `insert into es_events (event_id, stream_id, version, type, schema_version, data, metadata, recorded_at)
       select e.event_id, $1, s.version - ${count}::bigint + e.ord, e.type, e.schema_version, e.data,
-        $${p + 4}::jsonb || jsonb_build_object('prevHash', l.links[e.ord], 'hash', l.links[e.ord + 1]), $${p + 6}::timestamptz
-      from s, (select $${p + 5}::text[] as links) as l, unnest($${p}::uuid[], $${p + 1}::text[], $${p + 2}::int[], $${p + 3}::jsonb[])
-        with ordinality as e(event_id, type, schema_version, data, ord)
+        $${p + 4}::jsonb || jsonb_build_object('prevHash', e.prev_hash, 'hash', e.hash), $${p + 7}::timestamptz
+      from s, unnest($${p}::uuid[], $${p + 1}::text[], $${p + 2}::int[], $${p + 3}::jsonb[], $${p + 5}::text[], $${p + 6}::text[])
+        with ordinality as e(event_id, type, schema_version, data, prev_hash, hash, ord)
       returning global_position, transaction_id::text as tx, version`;
 }
 
@@ -122,7 +122,8 @@ function appendParams(streamId: string, events: NewEvent[], expected: number, pr
       events.map((e) => e.schemaVersion ?? 1),
       chain.events.map((c) => c.dataText),
       chain.metadataText,
-      [prevHash, ...chain.events.map((c) => c.hash)],
+      chain.events.map((c) => c.prevHash),
+      chain.events.map((c) => c.hash),
       recordedAt,
     );
   }
