@@ -68,15 +68,20 @@ export async function verifyChains(knex: Knex, scope: ChainScope, onStream: (v: 
       onStream({ streamId: current.id, ...current.v.verdict(heads.get(current.id)) });
       done.add(current.id);
     };
-    let after: [string, number] = [streams[0].stream_id, 0];
-    for (;;) {
-      const rows = (
+    const page = async (after: [string, number]) =>
+      (
         await knex.raw(
           `select stream_id, version, type, schema_version, data, metadata, recorded_at from es_events
            where (stream_id, version) > (?, ?) and stream_id <= ? and ${w.sql} order by stream_id, version limit ?`,
           [after[0], after[1], last, ...w.values, EVENTS_PER_PAGE],
         )
       ).rows as Row[];
+    // The next page is read while this one is hashed: the database's work and node's overlap.
+    let pending: Promise<Row[]> | null = page([streams[0].stream_id, 0]);
+    while (pending) {
+      const rows: Row[] = await pending;
+      const l = rows[rows.length - 1];
+      pending = rows.length < EVENTS_PER_PAGE ? null : page([l.stream_id, Number(l.version)]);
       for (const r of rows) {
         if (current?.id !== r.stream_id) {
           finish();
@@ -85,9 +90,6 @@ export async function verifyChains(knex: Knex, scope: ChainScope, onStream: (v: 
         current.v.push({ streamId: r.stream_id, version: Number(r.version), type: r.type, schemaVersion: r.schema_version, data: r.data, metadata: r.metadata, recordedAt: r.recorded_at });
       }
       onEvents(rows.length);
-      if (rows.length < EVENTS_PER_PAGE) break;
-      const l = rows[rows.length - 1];
-      after = [l.stream_id, Number(l.version)];
     }
     finish();
     // A stream record whose events are all gone: its chain is broken from the first version.

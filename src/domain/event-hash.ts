@@ -54,8 +54,13 @@ export function sha256Hex(text: string): string {
   return oneShot ? oneShot('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
+/** canonicalEvent's text assembled from its parts (keys in RFC 8785 order): no sort and object walk per event. */
+function canonicalText(e: HashedEvent): string {
+  return `{"data":${canon(e.data ?? {})},"metadata":${canon(withoutHashes(e.metadata))},"prevHash":${e.prevHash === null ? 'null' : canon(e.prevHash)},"recordedAt":${canon(e.recordedAt)},"schemaVersion":${canon(e.schemaVersion)},"streamId":${canon(e.streamId)},"type":${canon(e.type)},"version":${canon(e.version)}}`;
+}
+
 export function eventHash(e: HashedEvent): string {
-  return sha256Hex(canonicalEvent(e));
+  return sha256Hex(canonicalText(e));
 }
 
 /** One event of an append, as chainAppend hashed it. */
