@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { EventStore } from '../../infra/eventstore/event-store';
 import { invalidRequest, notFound } from '../../src/domain/errors';
 import type { RecordedEvent } from '../../src/domain/events';
@@ -82,8 +83,28 @@ export function foldFiling(events: RecordedEvent[]): FilingAt {
   return { state, version };
 }
 
+/**
+ * A stream's fold at `version`, with the latest recorded time of the events folded (a point in time
+ * reaches it only if every one of them came before: eventsUpTo stops at the first event after it).
+ */
+interface Snapshot extends FilingAt {
+  latestRecordedAt: number;
+}
+
+/** Snapshots are taken every this many versions as a point-in-time read folds past them. */
+const SNAPSHOT_EVERY = 500;
+
 export class FilingHistory {
-  constructor(private readonly store: EventStore) {}
+  /**
+   * In-memory snapshots by stream, oldest first. A snapshot is a fact (committed events never change and
+   * evolve builds new states), so it stays true; bounded by count across streams.
+   */
+  private readonly snapshots = new LRUCache<string, Snapshot[]>({ maxSize: 2_000, sizeCalculation: (s) => Math.max(1, s.length) });
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly snapshotEvery = SNAPSHOT_EVERY,
+  ) {}
 
   events(filingId: string): Promise<RecordedEvent[]> {
     return this.store.readStream(filingStream(filingId));
@@ -91,13 +112,30 @@ export class FilingHistory {
 
   /**
    * The filing at `p`; 404 before it existed. A version it has not reached answers the latest state, as
-   * a moment still to come does: `version` says which one it is.
+   * a moment still to come does: `version` says which one it is. Folded from the latest snapshot at or
+   * before `p`, so a long stream costs the events after it (its read still runs to the stream's end).
    */
   async at(filingId: string, p: PointInTime): Promise<FilingAt> {
-    const all = await this.events(filingId);
-    const at = foldFiling(eventsUpTo(all, p));
-    if (!at.state.exists) throw notFound('The filing did not exist at that point.');
-    return at;
+    const stream = filingStream(filingId);
+    const known = this.snapshots.get(stream) ?? [];
+    const reaches = (s: Snapshot) => ('asOf' in p ? s.latestRecordedAt <= p.asOf.getTime() : s.version <= p.atVersion);
+    let from: Snapshot | undefined;
+    for (let i = known.length - 1; i >= 0 && !from; i--) if (reaches(known[i])) from = known[i];
+    const events = eventsUpTo(await this.store.readStream(stream, (from?.version ?? 0) + 1), p);
+    let state = from?.state ?? initialManagedFilingState();
+    let version = from?.version ?? 0;
+    let latest = from?.latestRecordedAt ?? -Infinity;
+    const taken: Snapshot[] = [];
+    const newest = known[known.length - 1]?.version ?? 0;
+    for (const e of events) {
+      state = evolveManagedFiling(state, e as unknown as ManagedFilingEvent);
+      version = e.version;
+      latest = Math.max(latest, e.recordedAt.getTime());
+      if (version % this.snapshotEvery === 0 && version > newest) taken.push({ state, version, latestRecordedAt: latest });
+    }
+    if (taken.length) this.snapshots.set(stream, [...known, ...taken]);
+    if (!state.exists) throw notFound('The filing did not exist at that point.');
+    return { state, version };
   }
 }
 

@@ -1,3 +1,4 @@
+import type { EventStore } from '../../infra/eventstore/event-store';
 import type { Container } from 'inversify';
 import type { Knex } from 'knex';
 import { TOKENS } from '../tokens';
@@ -84,7 +85,14 @@ export function workingFilingsFeature(c: Container): void {
   c.bind(TOKENS.RecordImporter).toDynamicValue((ctx) => new ManagedFilingImporter(ctx.get(TOKENS.CommandHandler), knex(ctx))).inSingletonScope();
 
   const cursors = (ctx: { get<T>(id: symbol): T }) => ctx.get<CursorService>(TOKENS.Cursors);
-  const history = (ctx: { get<T>(id: symbol): T }) => new FilingHistory(ctx.get(TOKENS.EventStore));
+  // One history per store, so the point-in-time routes share its snapshots.
+  const histories = new WeakMap<object, FilingHistory>();
+  const history = (ctx: { get<T>(id: symbol): T }) => {
+    const store = ctx.get<EventStore>(TOKENS.EventStore);
+    let h = histories.get(store);
+    if (!h) histories.set(store, (h = new FilingHistory(store)));
+    return h;
+  };
   c.bind(TOKENS.RouteModule).toConstantValue(new FieldOptionsRoute());
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ScopeListingRoutes(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
   c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingListRoute(knex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
