@@ -148,10 +148,12 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
-  async readStream(streamId: string, fromVersion = 1): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, fromVersion = 1, maxCount?: number): Promise<RecordedEvent[]> {
     const out: RecordedEvent[] = [];
+    if (maxCount !== undefined && maxCount <= 0) return out;
     try {
-      for await (const r of this.client.readStream(streamId, { direction: FORWARDS, fromRevision: BigInt(Math.max(0, fromVersion - 1)) })) {
+      const from = { direction: FORWARDS, fromRevision: BigInt(Math.max(0, fromVersion - 1)) } as const;
+      for await (const r of this.client.readStream(streamId, maxCount === undefined ? from : { ...from, maxCount })) {
         if (r.event) out.push(toRecorded(r.event));
       }
     } catch (e) {

@@ -38,7 +38,8 @@ export interface EventStore {
    * Without it, callers check first and append after.
    */
   appendGuarded?(streamId: string, events: NewEvent[], expectedVersion: ExpectedVersion, metadata: EventMetadata, guard: AppendGuard): Promise<GuardedAppendResult>;
-  readStream(streamId: string, fromVersion?: number): Promise<RecordedEvent[]>;
+  /** The stream's events from `fromVersion` on, in version order; at most `maxCount` of them when given. */
+  readStream(streamId: string, fromVersion?: number, maxCount?: number): Promise<RecordedEvent[]>;
   /**
    * Optional: the stream's own record of its version and last event's hash (src/domain/event-hash.ts),
    * kept apart from the events, so a verifier also sees events lost from the end of a stream.

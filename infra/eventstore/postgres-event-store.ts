@@ -49,6 +49,7 @@ function readAllSql(typeFilter: string): string {
 /** Prepared once per connection: single-row look-ups and index range scans, whatever the parameters. */
 const PREPARED = {
   readStream: { name: 'es_read_stream', text: `select ${COLUMNS} from es_events where stream_id = $1 and version >= $2 order by version` },
+  readStreamPage: { name: 'es_read_stream_page', text: `select ${COLUMNS} from es_events where stream_id = $1 and version >= $2 order by version limit $3` },
   streamVersion: { name: 'es_stream_version', text: `select version from es_streams where stream_id = $1` },
   streamHead: { name: 'es_stream_head', text: `select version, head_hash from es_streams where stream_id = $1` },
   lastCommitted: { name: 'es_last_committed', text: `select transaction_id::text as tx, global_position from es_events order by transaction_id desc, global_position desc limit 1` },
@@ -127,8 +128,8 @@ export class PostgresEventStore implements EventStore {
     return appendEvents(db, streamId, events, expectedVersion, metadata);
   }
 
-  async readStream(streamId: string, fromVersion = 1): Promise<RecordedEvent[]> {
-    const rows = await runStatement<EventRow>(this.knex, { ...PREPARED.readStream, values: [streamId, fromVersion] });
+  async readStream(streamId: string, fromVersion = 1, maxCount?: number): Promise<RecordedEvent[]> {
+    const rows = await runStatement<EventRow>(this.knex, maxCount === undefined ? { ...PREPARED.readStream, values: [streamId, fromVersion] } : { ...PREPARED.readStreamPage, values: [streamId, fromVersion, maxCount] });
     // A command reads the stream it then appends to: the read's last link saves that append a read of the head.
     const last = rows[rows.length - 1];
     if (last) noteStreamHead(this.knex, streamId, Number(last.version), last.metadata?.[HASH_KEY]);

@@ -113,7 +113,7 @@ export class FilingHistory {
   /**
    * The filing at `p`; 404 before it existed. A version it has not reached answers the latest state, as
    * a moment still to come does: `version` says which one it is. Folded from the latest snapshot at or
-   * before `p`, so a long stream costs the events after it (its read still runs to the stream's end).
+   * before `p`, so a long stream costs the events between them.
    */
   async at(filingId: string, p: PointInTime): Promise<FilingAt> {
     const stream = filingStream(filingId);
@@ -121,17 +121,23 @@ export class FilingHistory {
     const reaches = (s: Snapshot) => ('asOf' in p ? s.latestRecordedAt <= p.asOf.getTime() : s.version <= p.atVersion);
     let from: Snapshot | undefined;
     for (let i = known.length - 1; i >= 0 && !from; i--) if (reaches(known[i])) from = known[i];
-    const events = eventsUpTo(await this.store.readStream(stream, (from?.version ?? 0) + 1), p);
     let state = from?.state ?? initialManagedFilingState();
     let version = from?.version ?? 0;
     let latest = from?.latestRecordedAt ?? -Infinity;
     const taken: Snapshot[] = [];
     const newest = known[known.length - 1]?.version ?? 0;
-    for (const e of events) {
-      state = evolveManagedFiling(state, e as unknown as ManagedFilingEvent);
-      version = e.version;
-      latest = Math.max(latest, e.recordedAt.getTime());
-      if (version % this.snapshotEvery === 0 && version > newest) taken.push({ state, version, latestRecordedAt: latest });
+    // A page at a time, up to the point: a point in the middle of a long stream does not read its end.
+    for (let page = this.snapshotEvery; ; ) {
+      const read = await this.store.readStream(stream, version + 1, page);
+      const events = eventsUpTo(read, p);
+      for (const e of events) {
+        state = evolveManagedFiling(state, e as unknown as ManagedFilingEvent);
+        version = e.version;
+        latest = Math.max(latest, e.recordedAt.getTime());
+        if (version % this.snapshotEvery === 0 && version > newest) taken.push({ state, version, latestRecordedAt: latest });
+      }
+      if (events.length < read.length || read.length < page) break;
+      page = Math.min(page * 2, 8 * this.snapshotEvery);
     }
     if (taken.length) this.snapshots.set(stream, [...known, ...taken]);
     if (!state.exists) throw notFound('The filing did not exist at that point.');

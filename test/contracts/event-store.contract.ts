@@ -101,6 +101,15 @@ export function eventStoreContract(name: string, makeFixture: () => Promise<Even
       assert.equal(comparePositions(events[4].position, any.position), 0, 'the append returns its last event\'s position');
     });
 
+    it('reads a stream a page at a time: at most maxCount events from a version on', async () => {
+      const s = `test-${uniq()}`;
+      await fx.store.append(s, ['A', 'B', 'C', 'D', 'E'].map((type) => ({ type, data: {} })), 0, {});
+      assert.deepEqual((await fx.store.readStream(s, 2, 2)).map((e) => e.version), [2, 3]);
+      assert.deepEqual((await fx.store.readStream(s, 4, 10)).map((e) => e.version), [4, 5]);
+      assert.deepEqual((await fx.store.readStream(s, 6, 3)).map((e) => e.version), []);
+      assert.deepEqual((await fx.store.readStream(s, 1)).map((e) => e.version), [1, 2, 3, 4, 5]);
+    });
+
     it('reads the global log after a position, filtered by type, with a horizon past skipped events', async () => {
       const start = await fx.store.head();
       const s = `test-${uniq()}`;
