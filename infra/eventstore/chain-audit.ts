@@ -34,6 +34,18 @@ export async function countScope(knex: Knex, scope: ChainScope): Promise<number>
 }
 
 const STREAMS_PER_PAGE = 500;
+
+interface VerifiedRow {
+  stream_id: string;
+  version: string;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  hash: string | null;
+  prev_hash: string | null;
+  recorded_at: string;
+}
 const EVENTS_PER_PAGE = 20_000;
 
 interface Row {
@@ -71,15 +83,19 @@ export async function verifyChains(knex: Knex, scope: ChainScope, onStream: (v: 
     const page = async (after: [string, number]) =>
       (
         await knex.raw(
-          `select stream_id, version, type, schema_version, data, metadata, recorded_at from es_events
+          // The hashes apart and the time as the ISO text the hash covers: no per-event copy or Date in node.
+          `select stream_id, version, type, schema_version, data, metadata - 'hash' - 'prevHash' as metadata,
+             metadata->>'hash' as hash, metadata->>'prevHash' as prev_hash,
+             to_char(recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as recorded_at
+           from es_events
            where (stream_id, version) > (?, ?) and stream_id <= ? and ${w.sql} order by stream_id, version limit ?`,
           [after[0], after[1], last, ...w.values, EVENTS_PER_PAGE],
         )
-      ).rows as Row[];
+      ).rows as VerifiedRow[];
     // The next page is read while this one is hashed: the database's work and node's overlap.
-    let pending: Promise<Row[]> | null = page([streams[0].stream_id, 0]);
+    let pending: Promise<VerifiedRow[]> | null = page([streams[0].stream_id, 0]);
     while (pending) {
-      const rows: Row[] = await pending;
+      const rows: VerifiedRow[] = await pending;
       const l = rows[rows.length - 1];
       pending = rows.length < EVENTS_PER_PAGE ? null : page([l.stream_id, Number(l.version)]);
       for (const r of rows) {
@@ -87,7 +103,7 @@ export async function verifyChains(knex: Knex, scope: ChainScope, onStream: (v: 
           finish();
           current = { id: r.stream_id, v: new ChainVerifier() };
         }
-        current.v.push({ streamId: r.stream_id, version: Number(r.version), type: r.type, schemaVersion: r.schema_version, data: r.data, metadata: r.metadata, recordedAt: r.recorded_at });
+        current.v.pushSplit({ streamId: r.stream_id, version: Number(r.version), type: r.type, schemaVersion: r.schema_version, data: r.data, metadata: r.metadata, hash: r.hash, prevHash: r.prev_hash, recordedAt: r.recorded_at });
       }
       onEvents(rows.length);
     }
