@@ -32,12 +32,14 @@ export const scenario: BenchScenario = {
     };
     const data = { filingId: '6f1c3a52-3f0e-4f57-9d55-0b7d3d2c1a11', scheduleType: 'form', scheduleSeqNo: 3, context: 'Homeowners policy form HO 00 03, revised wildfire exclusion wording.' };
     const metadata = { actor: 'bench', userId: 'u_7f3a', requestId: 'req-6c1f0d2e', tenantId: 't_1' };
+    const walPosition = async () => (await db.knex.raw<{ rows: { l: string }[] }>('select pg_current_wal_insert_lsn()::text as l')).rows[0].l;
     let runNo = 0;
     const run = async (append: Append, writers: number, batch: number, secs: number) => {
       const tag = `r${runNo++}`;
       const deadline = Date.now() + secs * 1000;
       const cpu = process.cpuUsage();
       const pgCpu = postmasterCpuSeconds(postmaster);
+      const wal0 = await walPosition();
       let appends = 0;
       await Promise.all(
         Array.from({ length: writers }, async (_, w) => {
@@ -56,7 +58,8 @@ export const scenario: BenchScenario = {
       );
       const used = process.cpuUsage(cpu);
       const pgMicros = ((postmasterCpuSeconds(postmaster) - pgCpu) * 1e6) / appends;
-      return { appends, rate: appends / secs, cpuMicros: (used.user + used.system) / appends, pgMicros };
+      const walBytes = Number((await db.knex.raw<{ rows: { d: string }[] }>('select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), ?) as d', [wal0])).rows[0].d) / (appends * batch);
+      return { appends, rate: appends / secs, cpuMicros: (used.user + used.system) / appends, pgMicros, walBytes };
     };
     const rows = [];
     // Runs on this shared machine swing severalfold within a minute (other work, the disk's flushes): short
@@ -65,7 +68,7 @@ export const scenario: BenchScenario = {
     for (const [writers, batch] of [[16, 1], [1, 1], [16, 100]] as const) {
       await run(sides.hashed, writers, batch, 0.5);
       await run(sides.unhashed, writers, batch, 0.5);
-      type Run = { rate: number; cpuMicros: number; pgMicros: number };
+      type Run = { rate: number; cpuMicros: number; pgMicros: number; walBytes: number };
       const got = { hashed: [] as Run[], unhashed: [] as Run[] };
       for (let c = 0; c < cycles; c++) for (const side of ['unhashed', 'hashed', 'hashed', 'unhashed'] as const) got[side].push(await run(sides[side], writers, batch, seconds));
       const mean = (side: 'hashed' | 'unhashed', k: keyof Run) => got[side].reduce((a, r) => a + r[k], 0) / got[side].length;
@@ -74,7 +77,7 @@ export const scenario: BenchScenario = {
       const cpuRatio = (cpuPerAppend('unhashed') / cpuPerAppend('hashed')) * 100;
       const shape = `${batch === 1 ? 'single-event' : `${batch}-event`} appends, ${writers} writer${writers > 1 ? 's' : ''}`;
       const raw = (side: 'hashed' | 'unhashed') => got[side].map((r) => Math.round(r.rate * batch)).join(', ');
-      const note = `${cycles} x A B B A in one process on one database, ${seconds} s each (A = unhashed: the append before the chain, bench/support/unhashed-append.ts; B = the store's hashed append); events/s unhashed ${raw('unhashed')}, hashed ${raw('hashed')}; CPU per append unhashed vs hashed: node ${Math.round(mean('unhashed', 'cpuMicros'))} vs ${Math.round(mean('hashed', 'cpuMicros'))} µs, Postgres ${Math.round(mean('unhashed', 'pgMicros'))} vs ${Math.round(mean('hashed', 'pgMicros'))} µs`;
+      const note = `${cycles} x A B B A in one process on one database, ${seconds} s each (A = unhashed: the append before the chain, bench/support/unhashed-append.ts; B = the store's hashed append); events/s unhashed ${raw('unhashed')}, hashed ${raw('hashed')}; CPU per append unhashed vs hashed: node ${Math.round(mean('unhashed', 'cpuMicros'))} vs ${Math.round(mean('hashed', 'cpuMicros'))} µs, Postgres ${Math.round(mean('unhashed', 'pgMicros'))} vs ${Math.round(mean('hashed', 'pgMicros'))} µs; WAL per event ${Math.round(mean('unhashed', 'walBytes'))} vs ${Math.round(mean('hashed', 'walBytes'))} bytes`;
       ctx.log(`${shape}: hashed ${ratio.toFixed(1)}% of the unhashed rate, ${cpuRatio.toFixed(1)}% by CPU per event (${note})`);
       rows.push({ scenario: this.name, metric: `hashed append rate against unhashed, ${shape}`, value: ratio, unit: '%', goal: '>= 90', note });
       rows.push({ scenario: this.name, metric: `hashed against unhashed by CPU per event (node + Postgres), ${shape}`, value: cpuRatio, unit: '%', note: 'unhashed CPU per event over hashed: the rate a CPU-bound machine would reach' });
