@@ -14,7 +14,7 @@ import { BIN } from './support/load';
 import { seedCommandsWorkspace } from './support/working-filings-seed';
 import { cpuSeconds, postgresCpuByKind, postmasterCpuSeconds } from './support/process-cpu';
 import { spawn } from 'node:child_process';
-import { createLogger } from '../src/logger';
+import { createLogger } from '../src/util/logger';
 import { upload } from '../test/working-filings/support';
 
 /** CPU ticks of one process (itself only). */

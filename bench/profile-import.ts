@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runImport } from '../commands/import/import-cli';
 import { loadConfig } from '../src/config';
-import { createLogger } from '../src/logger';
+import { createLogger } from '../src/util/logger';
 import { openRuntime } from '../src/runtime';
 import { writeGeneratedCatalog } from './catalog-generator';
 import { SEARCH_PROJECTION } from '../projections/search/search-projector';

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { benchDatabase, tmpDir } from './support/postgres';
 import { BIN, loadRotating, startServerProcess } from './support/load';
 import { seedCommandsWorkspace, seedItemPatches } from './support/working-filings-seed';
-import { createLogger } from '../src/logger';
+import { createLogger } from '../src/util/logger';
 
 async function main() {
   const windows = Number(process.argv[2] ?? 12);

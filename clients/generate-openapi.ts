@@ -12,8 +12,8 @@ import { createContainer } from '../src/container';
 import { DECISIONS } from '../src/decisions';
 import { buildOpenApi } from '../src/http/openapi';
 import type { RouteModule } from '../src/http/route';
-import { createLogger } from '../src/logger';
-import { TOKENS } from '../src/tokens';
+import { createLogger } from '../src/util/logger';
+import { TOKENS } from '../src/ports/tokens';
 import type { Database } from '../infra/postgres/database';
 
 export function servedDocument(): object {

@@ -3,7 +3,7 @@ import type { Decider } from '../src/domain/decider';
 import { fold, type EventLike } from '../src/domain/decider';
 import { ExpectedVersionConflict } from '../src/domain/errors';
 import type { EventMetadata, LogPosition, NewEvent } from '../src/domain/events';
-import type { Logger } from '../src/logger';
+import type { Logger } from '../src/util/logger';
 import type { ProjectionEngine } from '../projections/engine';
 import type { StreamStateCache } from './stream-state-cache';
 import { IDEMPOTENCY_METADATA_KEY, appendStarting, type WriteTrace } from '../src/ports/write-trace';

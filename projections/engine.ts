@@ -4,7 +4,7 @@ import { withAdvisoryLock } from '../infra/postgres/database';
 import { runStatement } from '../infra/postgres/prepared';
 import type { LogPosition, RecordedEvent } from '../src/domain/events';
 import { START, comparePositions } from '../src/domain/events';
-import type { Logger } from '../src/logger';
+import type { Logger } from '../src/util/logger';
 import type { Projector, TableNamer } from './projector';
 import type { SqlStatement } from './batch-sql';
 import { runScript } from '../infra/postgres/sql-script';

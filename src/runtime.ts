@@ -1,12 +1,12 @@
 import type { Container } from 'inversify';
 import type { Config } from './config';
 import { createContainer } from './container';
-import type { Logger } from './logger';
+import type { Logger } from './util/logger';
 import { openDatabase, type Database } from '../infra/postgres/database';
 import { loadSecret } from '../infra/postgres/secrets';
 import type { ProjectionEngine } from '../projections/engine';
 import type { EventStore } from '../infra/eventstore/event-store';
-import { TOKENS } from './tokens';
+import { TOKENS } from './ports/tokens';
 import type { Bus, BusRelay } from './ports/bus';
 import type { DirectTransfers } from './ports/direct-transfers';
 

@@ -8,7 +8,7 @@ import { createAppServer } from './http/app-server';
 import { RequestLimits } from './http/request-limits';
 import type { RouteModule, RouteSpec } from './http/route';
 import type { Runtime } from './runtime';
-import { TOKENS } from './tokens';
+import { TOKENS } from './ports/tokens';
 import type { Authenticator } from '../queries/identity/authenticator';
 import { DECISIONS } from './decisions';
 import { Readiness } from './readiness';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runImport } from '../../commands/import/import-cli';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { openRuntime } from '../../src/runtime';
 import type { BenchScenario } from '../types';
 import { BULK_NODE_FLAGS } from '../../src/util/bulk-node-flags';

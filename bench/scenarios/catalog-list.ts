@@ -1,8 +1,8 @@
 import path from 'node:path';
 import pg from 'pg';
 import { ensureEmbeddedPostgres } from '../../infra/postgres/embedded';
-import { createLogger } from '../../src/logger';
-import type { Principal } from '../../src/identity/principal';
+import { createLogger } from '../../src/util/logger';
+import type { Principal } from '../../src/domain/principal';
 import knexFactory from 'knex';
 import { CatalogListQuery, catalogFilter, sortKeys } from '../../queries/catalog/catalog-filters';
 import { catalogListQuery } from '../../queries/catalog/catalog-list-query';

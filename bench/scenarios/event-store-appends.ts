@@ -2,7 +2,7 @@ import type { BenchScenario } from '../types';
 import { benchDatabase } from '../support/postgres';
 import { openDatabase } from '../../infra/postgres/database';
 import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 
 /** Appends to the Postgres event store: single-event appends at 1, 16 and 32 writers, and 100-event batches. */
 export const scenario: BenchScenario = {

@@ -4,9 +4,9 @@ import { BIN, SERVE_LOG_LEVEL, load, rssMb, startServerProcess, type LoadResult 
 import { pacedLoadInProcess } from '../support/paced-load';
 import { h2loadInstalled, h2loadPaced } from '../support/h2load';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { openRuntime } from '../../src/runtime';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
 import path from 'node:path';
 

@@ -6,7 +6,7 @@ import { createKafka } from '../../infra/bus/kafka-client';
 import { KafkaRelay } from '../../infra/bus/kafka-relay';
 import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
 import { openDatabase } from '../../infra/postgres/database';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import type { BenchContext, BenchRow, BenchScenario } from '../types';
 
 const NAME = 'kafka-relay';

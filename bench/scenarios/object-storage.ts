@@ -6,7 +6,7 @@ import path from 'node:path';
 import { runImport } from '../../commands/import/import-cli';
 import { S3BlobStore } from '../../infra/blobs/s3-blob-store';
 import { loadConfig, type Config } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { openRuntime } from '../../src/runtime';
 import { generatedFilings } from '../catalog-generator';
 import { benchReadKey } from '../support/catalog-data';

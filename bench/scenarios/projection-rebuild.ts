@@ -1,7 +1,7 @@
 import type { BenchScenario } from '../types';
 import { benchDatabase, tmpDir } from '../support/postgres';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { openRuntime } from '../../src/runtime';
 
 /** `ifrs projections rebuild` speed: every registered projection rebuilt from a log of N events. */

@@ -2,7 +2,7 @@ import type { BenchScenario } from '../types';
 import { benchDatabase, tmpDir } from '../support/postgres';
 import { BIN, benchRounds, load, loadRotating, medianRun, roundsNote, rssMb, startServerProcess } from '../support/load';
 import { seedCommandsWorkspace, seedItemPatches } from '../support/working-filings-seed';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import fs from 'node:fs';
 
 /**

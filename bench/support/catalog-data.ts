@@ -8,9 +8,9 @@ import { appendMany, type StreamAppend } from '../../infra/eventstore/postgres-b
 import { FILES_PROJECTION } from '../../projections/files/files-projector';
 import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { generatedFilings } from '../catalog-generator';
 
 /** Streams per append statement: large enough that loading is not round-trip bound. */

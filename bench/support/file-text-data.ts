@@ -8,10 +8,10 @@ import { demoRecords } from '../../infra/demo/generate';
 import { batchedAppender, benchReadKey } from './catalog-data';
 import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import type { FileIngest, ImportFile } from '../../src/ports/file-ingest';
 import { openRuntime, type Runtime } from '../../src/runtime';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 
 /** Filings per append statement. */
 const APPEND_BATCH = 250;

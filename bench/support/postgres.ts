@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { ensureEmbeddedPostgres, type EmbeddedHandle } from '../../infra/postgres/embedded';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 
 let handle: EmbeddedHandle | null = null;
 let dir: string | null = null;

@@ -8,7 +8,7 @@ import { benchCatalogFor } from './es-catalog-records';
 import { PostgresSearchIndex } from '../../infra/search/postgres-search-index';
 import { ensureEmbeddedPostgres } from '../../infra/postgres/embedded';
 import type { IndexWriteContext, SearchIndex } from '../../src/ports/search-index';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { benchDatabase } from './postgres';
 import { demoIndexedFilings, pagesOf } from './search-corpus';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { ensureEmbeddedPostgres } from '../../infra/postgres/embedded';
 import { FILTER_MARKS_SQL, ROW_TARGET, SLICES, SUMMARY_LENGTH_SQL, sliceOf } from '../../infra/search/postgres-search-index';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 
 /**
  * Moves a kept benchmark corpus from Postgres search schema 1, 2 or 3 to 4 in place, with SQL over the stored

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { ensureEmbeddedPostgres } from '../../infra/postgres/embedded';
 import { PostgresSearchIndex } from '../../infra/search/postgres-search-index';
 import { buildSearchQuery } from '../../queries/search/search-query';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { QUERIES } from '../scenarios/search';
 
 /**

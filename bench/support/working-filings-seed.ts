@@ -1,7 +1,7 @@
 import { loadConfig } from '../../src/config';
-import type { Logger } from '../../src/logger';
+import type { Logger } from '../../src/util/logger';
 import { openRuntime } from '../../src/runtime';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
 import { seedListings, upload } from '../../test/working-filings/support';
 

@@ -1,6 +1,6 @@
 import type { CommandHandler } from '../command-handler';
 import type { RecordedEvent } from '../../src/domain/events';
-import type { Logger } from '../../src/logger';
+import type { Logger } from '../../src/util/logger';
 import type { BlobStore } from '../../src/ports/blob-store';
 import type { Bus, BusWorker, Consumer } from '../../src/ports/bus';
 import { joinPages, type Extractor } from '../../infra/files/file-ingest';

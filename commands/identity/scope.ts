@@ -1,6 +1,6 @@
 import { DomainError } from '../../src/domain/errors';
 import { assertNever, type Decider } from '../../src/domain/decider';
-import type { ScopeRole } from '../../src/identity/principal';
+import type { ScopeRole } from '../../src/domain/principal';
 
 export type ScopeEvent =
   | { type: 'ScopeCreated'; data: { scope: string; scopeId: string; tenantId: string; name: string | null } }

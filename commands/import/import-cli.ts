@@ -5,7 +5,7 @@ import { wholeNumber } from '../../src/cli/numbers';
 import { startProgress } from '../../src/cli/progress';
 import type { LogPosition } from '../../src/domain/events';
 import type { Runtime } from '../../src/runtime';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { DEFAULT_IMPORT_CONCURRENCY, importFile, type ImportResult } from './import-file';
 import type { RecordImporter } from './record-importer';
 

@@ -4,7 +4,7 @@ import type { CommandGuard, CommandHandler } from '../command-handler';
 import { StreamStateCache } from '../stream-state-cache';
 import { invalidRequest, notFound, type ErrorDetail } from '../../src/domain/errors';
 import type { EventMetadata, RecordedEvent } from '../../src/domain/events';
-import type { Principal } from '../../src/identity/principal';
+import type { Principal } from '../../src/domain/principal';
 import type { WriteTrace } from '../../src/ports/write-trace';
 import { scopeIdOf, type FilingAccessService } from '../../queries/managed-filings/filing-access';
 import type { ArtifactRef, ReferenceLookups } from '../../queries/managed-filings/reference-lookups';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Consumer as KafkaConsumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { RecordedEvent } from '../../src/domain/events';
-import type { Logger } from '../../src/logger';
+import type { Logger } from '../../src/util/logger';
 import type { Bus, Consumer } from '../../src/ports/bus';
 import { ensureTopic, type KafkaTopicSettings } from './kafka-client';
 import { fromMessageValue, messageType } from './kafka-message';

@@ -1,5 +1,5 @@
 import { Kafka, logLevel, type LogEntry } from 'kafkajs';
-import type { Logger } from '../../src/logger';
+import type { Logger } from '../../src/util/logger';
 
 /** Where the relay writes and consumers read; one topic for every event type (see README, "Production topology"). */
 export interface KafkaTopicSettings {

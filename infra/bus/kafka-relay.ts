@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
 import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import { START, comparePositions, type LogPosition, type RecordedEvent } from '../../src/domain/events';
-import type { Logger } from '../../src/logger';
+import type { Logger } from '../../src/util/logger';
 import type { EventStore } from '../eventstore/event-store';
 import { readCheckpoint, writeCheckpoint } from './checkpoint';
 import { ensureTopic, type KafkaTopicSettings } from './kafka-client';

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { EventStore } from '../eventstore/event-store';
 import type { Bus, Consumer } from '../../src/ports/bus';
 import { START, comparePositions, type LogPosition, type RecordedEvent } from '../../src/domain/events';
-import type { Logger } from '../../src/logger';
+import type { Logger } from '../../src/util/logger';
 
 /** How often at most a checkpoint that moved only over other groups' events is written. */
 const QUIET_SAVE_MS = 1000;

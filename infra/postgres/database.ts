@@ -1,6 +1,6 @@
 import knexFactory, { Knex } from 'knex';
 import pg from 'pg';
-import type { Logger } from '../../src/logger';
+import type { Logger } from '../../src/util/logger';
 import { ensureEmbeddedPostgres } from './embedded';
 import { migrationSource } from './migrations';
 import { isSpent } from './statement-cancel';

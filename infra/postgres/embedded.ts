@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import type { Logger } from '../../src/logger';
+import type { Logger } from '../../src/util/logger';
 import { processAlive as alive } from '../../src/util/process';
 import { ensureDir } from '../../src/util/ensure-dir';
 import { assertPostgresCanReach } from './data-dir-reach';

@@ -7,7 +7,7 @@ import {
 } from '../../commands/catalog/catalog-enums';
 import { isIsoDateFast as isIsoDate } from '../../commands/catalog/catalog-filing-fast-check';
 import { forbidden, invalidRequest } from '../../src/domain/errors';
-import { canViewSerff, type Principal } from '../../src/identity/principal';
+import { canViewSerff, type Principal } from '../../src/domain/principal';
 import { cursorParam, qInt, qList, qScalar } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
 import { carrierFilterCodes, groupFilterCodes } from '../directory/directory-resolution';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { notFound } from '../../src/domain/errors';
-import { canViewSerff } from '../../src/identity/principal';
+import { canViewSerff } from '../../src/domain/principal';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
 import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';

@@ -6,7 +6,7 @@ import { z } from '../../src/http/zod';
 import { CatalogFiling, catalogListColumns, catalogPageOutput, keysetPositionOf, listRecordText, type CatalogListRow } from './catalog-record';
 import { CatalogListQuery, DEFAULT_SORT, MANY_NAMES, catalogFilter, checkCombination, sortKeys, type CatalogFilter } from './catalog-filters';
 import { catalogListQuery, type CatalogListStatement } from './catalog-list-query';
-import type { Principal } from '../../src/identity/principal';
+import type { Principal } from '../../src/domain/principal';
 import { CatalogNames, splitNamesVersion, withNamesVersion, type NameLists } from './catalog-names-cache';
 import type { KeysetPosition } from './keyset';
 

@@ -2,7 +2,7 @@ import type { ResolutionContext } from 'inversify';
 import type { Knex } from 'knex';
 import type { RouteModule } from '../../src/http/route';
 import type { CursorService } from '../../src/http/cursors';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { GetCatalogFilingRoute } from './get-catalog-filing';
 import { ListCatalogFilingsRoute } from './list-catalog-filings';
 

@@ -1,6 +1,6 @@
 import type { CursorBinding, CursorService } from '../../src/http/cursors';
 import { datasetNotEnabled } from '../../src/domain/errors';
-import { hasDataset, type Principal } from '../../src/identity/principal';
+import { hasDataset, type Principal } from '../../src/domain/principal';
 
 /** /insurance/carriers* and /insurance/carrier-groups* need the tenant dataset naic (DESIGN.md). */
 export function requireNaic(principal: Principal): void {

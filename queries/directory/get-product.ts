@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
 import { DIR } from '../../projections/directory/directory-projector';
 import { notFound } from '../../src/domain/errors';
-import { canViewSerff, type Principal } from '../../src/identity/principal';
+import { canViewSerff, type Principal } from '../../src/domain/principal';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
 import { Product } from './directory-schemas';

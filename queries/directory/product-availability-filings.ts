@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
 import { DIR } from '../../projections/directory/directory-projector';
 import { notFound } from '../../src/domain/errors';
-import { canViewSerff } from '../../src/identity/principal';
+import { canViewSerff } from '../../src/domain/principal';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
 import { CatalogFiling, toCatalogFiling, type CatalogRow } from '../catalog/catalog-record';

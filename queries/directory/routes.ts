@@ -2,7 +2,7 @@ import type { ResolutionContext } from 'inversify';
 import type { Knex } from 'knex';
 import type { CursorService } from '../../src/http/cursors';
 import type { RouteModule } from '../../src/http/route';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { GetCarrierRoute } from './get-carrier';
 import { GetCarrierGroupRoute } from './get-carrier-group';
 import { GetMgaRoute } from './get-mga';

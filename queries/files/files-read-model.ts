@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ExtractedText, FileRole } from '../../commands/catalog/catalog-events';
 import { notFound } from '../../src/domain/errors';
 import { runStatement } from '../../infra/postgres/prepared';
-import { canViewSerff, type Principal } from '../../src/identity/principal';
+import { canViewSerff, type Principal } from '../../src/domain/principal';
 import { UUID_ANY_CASE } from '../../src/domain/uuid';
 
 export interface StoredFile {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { hashApiKey, hashesEqual, parseApiKey } from '../../src/identity/api-keys';
-import type { Principal } from '../../src/identity/principal';
+import { hashApiKey, hashesEqual, parseApiKey } from '../../src/domain/api-keys';
+import type { Principal } from '../../src/domain/principal';
 import { KeyCache } from './key-cache';
 
 /**

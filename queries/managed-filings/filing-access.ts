@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { forbidden, notFound } from '../../src/domain/errors';
-import type { Principal, ScopeRole } from '../../src/identity/principal';
+import type { Principal, ScopeRole } from '../../src/domain/principal';
 import { runStatement } from '../../infra/postgres/prepared';
 import type { CommandGuard } from '../../commands/command-handler';
 import type { ManagedFilingState } from '../../commands/managed-filings/managed-filing';

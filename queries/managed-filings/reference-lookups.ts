@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { FilingFields } from '../../commands/managed-filings/filing-fields';
 import type { ListingKind } from '../../commands/scope-listings/scope-listing-entry';
 import { invalidRequest, type ErrorDetail } from '../../src/domain/errors';
-import type { Principal, ScopeRole } from '../../src/identity/principal';
+import type { Principal, ScopeRole } from '../../src/domain/principal';
 import { runStatement } from '../../infra/postgres/prepared';
 import type { CommandGuard } from '../../commands/command-handler';
 import { assertEditable, grantOrNotFound, scopeIdOf, type ScopeGrant } from './filing-access';

@@ -4,7 +4,7 @@ import type { CursorService } from '../../src/http/cursors';
 import { defineRoute, type RouteModule, type RouteSpec } from '../../src/http/route';
 import { cursorParam, qInt, qScalar } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
-import type { Principal } from '../../src/identity/principal';
+import type { Principal } from '../../src/domain/principal';
 import type { FilingAccessService } from '../managed-filings/filing-access';
 import { ScopeString } from '../managed-filings/schemas';
 

@@ -4,7 +4,7 @@ import type { CursorService } from '../../src/http/cursors';
 import { defineRoute, type RouteContext, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
 import { CatalogFiling } from '../catalog/catalog-record';
-import { canViewSerff } from '../../src/identity/principal';
+import { canViewSerff } from '../../src/domain/principal';
 import type { SearchIndex } from '../../src/ports/search-index';
 import { SEARCH_BOUNDS, searchBoundError } from '../../src/ports/search-bounds';
 import { resolveDirectoryFilters } from './search-directory-filters';

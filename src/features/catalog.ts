@@ -9,7 +9,7 @@ import { IMPORT_TOKENS } from '../../commands/import/import-tokens';
 import { CatalogProjector } from '../../projections/catalog/catalog-projector';
 import { DirectoryProjector } from '../../projections/directory/directory-projector';
 import type { FileIngest } from '../ports/file-ingest';
-import { TOKENS } from '../tokens';
+import { TOKENS } from '../ports/tokens';
 import type { Feature } from '../features';
 import { catalogRouteModules } from '../../queries/catalog/routes';
 import { directoryRouteModules } from '../../queries/directory/routes';

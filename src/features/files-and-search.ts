@@ -11,7 +11,7 @@ import { PostgresSearchIndex } from '../../infra/search/postgres-search-index';
 import { SearchProjector } from '../../projections/search/search-projector';
 import { SearchFilingsRoutes } from '../../queries/search/search-filings';
 import type { SearchIndex } from '../ports/search-index';
-import { TOKENS } from '../tokens';
+import { TOKENS } from '../ports/tokens';
 import type { Feature } from '../features';
 
 /** Issue 4: stored files of catalog filings (inventory, text, download), PDF extraction, document search. */

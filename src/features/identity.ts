@@ -1,7 +1,7 @@
 import { IdentityCommands } from '../../commands/identity/identity-commands';
 import { IdentityProjector } from '../../projections/identity/identity-projector';
 import { UsersMeRoutes } from '../../queries/identity/users-me';
-import { TOKENS } from '../tokens';
+import { TOKENS } from '../ports/tokens';
 import type { Feature } from '../features';
 
 /** Tenants, scopes, users, grants and API keys (all events), and GET /users/me. */

@@ -1,9 +1,9 @@
 import type { Container } from 'inversify';
 import type { Knex } from 'knex';
-import { TOKENS } from '../tokens';
+import { TOKENS } from '../ports/tokens';
 import type { CommandHandler } from '../../commands/command-handler';
 import type { CursorService } from '../http/cursors';
-import type { Logger } from '../logger';
+import type { Logger } from '../util/logger';
 import type { Extractor } from '../../infra/files/file-ingest';
 import { ManagedFilingCommands } from '../../commands/managed-filings/managed-filing-commands';
 import { ManagedFilingImporter } from '../../commands/managed-filings/managed-filing-importer';

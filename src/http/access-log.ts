@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import pino from 'pino';
-import type { Logger } from '../logger';
+import type { Logger } from '../util/logger';
 
 interface LineStream {
   write(line: string): unknown;

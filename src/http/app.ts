@@ -2,8 +2,8 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import client from 'prom-client';
 import { AppError, DomainError, notFound, unauthenticated, temporarilyUnavailable } from '../domain/errors';
 import type { RecordedEvent } from '../domain/events';
-import type { Principal } from '../identity/principal';
-import type { Logger } from '../logger';
+import type { Principal } from '../domain/principal';
+import type { Logger } from '../util/logger';
 import type { IdempotencyStore, StoredAnswer } from '../ports/idempotency-store';
 import { claimKey, idempotencyKeyOf, idempotencyKeyRefused, keyedEvents, requestFingerprint, type HeldKey } from './idempotency';
 import type { WriteTrace } from '../ports/write-trace';

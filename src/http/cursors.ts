@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { invalidCursor } from '../domain/errors';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../domain/principal';
 
 const MAX_LENGTH = 128;
 const LIFETIME_MS = 24 * 60 * 60 * 1000;

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { stringify } from 'safe-stable-stringify';
 import { AppError } from '../domain/errors';
 import type { RecordedEvent } from '../domain/events';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../domain/principal';
 import type { IdempotencyCaller, IdempotencyStore, StoredAnswer } from '../ports/idempotency-store';
 import type { RouteSpec } from './route';
 import { IDEMPOTENCY_METADATA_KEY, type KeyMark } from '../ports/write-trace';

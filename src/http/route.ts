@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { WriteTrace } from '../ports/write-trace';
 import type { z } from 'zod';
 import type { RecordedEvent } from '../domain/events';
-import type { Principal } from '../identity/principal';
+import type { Principal } from '../domain/principal';
 import type { ConcurrencyGroup } from './request-limits';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

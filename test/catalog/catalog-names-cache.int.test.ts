@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
 import { CATALOG_COMPANY_NAMES, CATALOG_PRODUCT_NAMES } from '../../projections/catalog/catalog-projector';
 import { CATALOG_PROJECTION } from '../../commands/catalog/catalog-filing-importer';

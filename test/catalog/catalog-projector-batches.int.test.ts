@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { openRuntime } from '../../src/runtime';
 import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
 import { freshDatabaseUrl } from '../support/postgres';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
 import { catalogFiling, importRecords } from '../support/catalog-records';
 import { freshDatabaseUrl } from '../support/postgres';

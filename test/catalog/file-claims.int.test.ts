@@ -10,7 +10,7 @@ import type { EventStore } from '../../infra/eventstore/event-store';
 import { PostgresFileClaims } from '../../infra/eventstore/postgres-file-claims';
 import { backfillFileClaims } from '../../infra/postgres/migrations/009_catalog_file_claims';
 import { DomainError } from '../../src/domain/errors';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { aBareFile, aFiling } from '../files/catalog-filing-mother';
 import { eventStoreForSuite } from '../support/postgres';
 

@@ -3,7 +3,7 @@ import PDFDocument from 'pdfkit';
 import type { CatalogFile, CatalogFilingFields } from '../../commands/catalog/catalog-events';
 import type { Runtime } from '../../src/runtime';
 import type { FileIngest, ImportFile } from '../../src/ports/file-ingest';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 
 /**
  * Object mother for catalog filings and their files. The catalog importer (another feature) appends

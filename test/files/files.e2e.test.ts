@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { client, makeCaller, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { aBareFile, aContentFile, aFiling, aTextFile, appendFiling, importFiling, pdfOf, type ImportedFiling } from './catalog-filing-mother';
 import type { SignedUrls } from '../../src/http/signed-urls';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { INVENTORY_MAX_ENTRIES } from '../../queries/files/file-inventory';
 
 describe('stored files of catalog filings: inventory, text, download', () => {

@@ -7,7 +7,7 @@ import { HeadBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/clie
 import type { Knex } from 'knex';
 import { loadConfig, type Config } from '../../src/config';
 import type { BlobStore } from '../../src/ports/blob-store';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { runCli } from '../support/cli';
 import { freshDatabaseUrl } from '../support/postgres';
 import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';

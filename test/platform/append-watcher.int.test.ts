@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
 import { openDatabase, type Database } from '../../infra/postgres/database';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { freshDatabaseUrl } from '../support/postgres';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -6,7 +6,7 @@ import { S3BlobStore } from '../../infra/blobs/s3-blob-store';
 import { TieredBlobStore } from '../../infra/blobs/tiered-blob-store';
 import { openDatabase, type Database } from '../../infra/postgres/database';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { blobStoreContract } from '../contracts/blob-store.contract';
 import { freshDatabaseUrl } from '../support/postgres';
 

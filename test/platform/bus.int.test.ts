@@ -6,7 +6,7 @@ import { KafkaRelay } from '../../infra/bus/kafka-relay';
 import { StoreBackedBus } from '../../infra/bus/store-backed-bus';
 import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
 import { openDatabase, type Database } from '../../infra/postgres/database';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { comparePositions, type RecordedEvent } from '../../src/domain/events';
 import type { Bus } from '../../src/ports/bus';
 import { busContract, type BusFixture } from '../contracts/bus.contract';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { CursorService } from '../../src/http/cursors';
-import type { Principal } from '../../src/identity/principal';
+import type { Principal } from '../../src/domain/principal';
 import { AppError } from '../../src/domain/errors';
 
 const principal = (userId: string): Principal => ({ keyId: 'k', userId, tenantId: 't', name: null, email: null, readOnly: false, permissions: [], tenant: { datasets: [], sharing: false } });

@@ -5,7 +5,7 @@ import type { Container } from 'inversify';
 import { z } from '../../src/http/zod';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { qInt, qList } from '../../src/http/validation';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { client, makeCaller, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 
 /** A route that exercises the validation layer the way feature routes do. */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
 import { openDatabase, type Database } from '../../infra/postgres/database';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { eventStoreContract } from '../contracts/event-store.contract';
 import { freshDatabaseUrl } from '../support/postgres';
 

@@ -5,7 +5,7 @@ import { UploadTokens } from '../../commands/artifacts/upload-tokens';
 import { SIGNED_UPLOAD_PREFIX } from '../../commands/artifacts/upload-commands';
 import type { SignedUrls } from '../../src/http/signed-urls';
 import { collectRoutes } from '../../src/server';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { filingBody, seedListings, upload } from '../working-filings/support';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { client, makeCaller, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { alteredEnd } from '../support/altered-end';
 
 describe('HTTP platform: identity, authentication and the error model', () => {

@@ -12,8 +12,8 @@ import { CommandHandler } from '../../commands/command-handler';
 import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
 import type { Decider } from '../../src/domain/decider';
 import { z } from '../../src/http/zod';
-import type { Principal } from '../../src/identity/principal';
-import { createLogger } from '../../src/logger';
+import type { Principal } from '../../src/domain/principal';
+import { createLogger } from '../../src/util/logger';
 import { freshDatabaseUrl } from '../support/postgres';
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { openDatabase, type Database } from '../../infra/postgres/database';
 import { PostgresIdempotencyStore } from '../../infra/idempotency/postgres-idempotency-store';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { freshDatabaseUrl } from '../support/postgres';
 
 describe('Postgres idempotency store', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { openDatabase, type Database } from '../../infra/postgres/database';
 import { queryPreparedSql, runStatement } from '../../infra/postgres/prepared';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { freshDatabaseUrl } from '../support/postgres';
 
 const pidOf = async (knex: Database['knex']): Promise<number> => (await knex.raw('select pg_backend_pid() as pid')).rows[0].pid;

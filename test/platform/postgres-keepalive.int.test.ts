@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { openDatabase, POSTGRES_KEEPALIVE_MS } from '../../infra/postgres/database';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { freshDatabaseUrl } from '../support/postgres';
 
 /**

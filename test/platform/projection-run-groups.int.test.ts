@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ProjectionEngine, type GroupedProjector } from '../../projections/engine';
 import type { ProjectionContext } from '../../projections/projector';
 import type { RecordedEvent } from '../../src/domain/events';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import type { Runtime } from '../../src/runtime';
 import { StreamCountingProjector, runtimeWithProjectors } from '../support/stream-counting-projector';
 

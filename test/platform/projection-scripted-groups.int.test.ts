@@ -4,7 +4,7 @@ import { runStatements } from '../../projections/batch-script';
 import type { SqlStatement } from '../../projections/batch-sql';
 import type { ProjectionContext, TableNamer } from '../../projections/projector';
 import { comparePositions, type LogPosition, type RecordedEvent } from '../../src/domain/events';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import type { Runtime } from '../../src/runtime';
 import { StreamCountingProjector, runtimeWithProjectors } from '../support/stream-counting-projector';
 

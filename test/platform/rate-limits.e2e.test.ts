@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { PostgresSearchIndex } from '../../infra/search/postgres-search-index';
 import { DEFAULT_REQUEST_LIMITS, type RequestLimitsConfig } from '../../src/http/request-limits';
 import { collectRoutes } from '../../src/server';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { client, makeCaller, startTestRuntime, type ApiResponse, type TestCaller, type TestRuntime } from '../support/runtime';
 
 const SEARCH = { query: 'wildfire surcharge', intent: 'how carriers price wildfire exposure' };

@@ -8,11 +8,11 @@ import { runImport } from '../../commands/import/import-cli';
 import { PostgresSearchIndex } from '../../infra/search/postgres-search-index';
 import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
 import { startServer } from '../../src/server';
 import type { IndexWriteContext, IndexedFiling } from '../../src/ports/search-index';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { catalogFiling, writeJsonl } from '../support/catalog-records';
 import { freshDatabaseUrl } from '../support/postgres';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { SessionLock } from '../../infra/bus/session-lock';
 import { openDatabase, type Database } from '../../infra/postgres/database';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { freshDatabaseUrl } from '../support/postgres';
 
 const log = createLogger('silent');

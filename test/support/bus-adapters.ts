@@ -3,7 +3,7 @@ import { createKafka } from '../../infra/bus/kafka-client';
 import { StoreBackedBus } from '../../infra/bus/store-backed-bus';
 import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
 import { openDatabase } from '../../infra/postgres/database';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import type { Bus } from '../../src/ports/bus';
 
 /** Kafka consumer settings for tests: a killed member's partitions move after ~6 s (the broker's minimum). */

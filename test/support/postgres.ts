@@ -6,7 +6,7 @@ import pg from 'pg';
 import { ensureEmbeddedPostgres, type EmbeddedHandle } from '../../infra/postgres/embedded';
 import { openDatabase, type Database } from '../../infra/postgres/database';
 import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 
 let handle: EmbeddedHandle | null = null;
 let baseUrl: string | null = null;

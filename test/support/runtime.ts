@@ -4,12 +4,12 @@ import path from 'node:path';
 import type http from 'node:http';
 import type { Container } from 'inversify';
 import { loadConfig, type Config } from '../../src/config';
-import { createLogger, type Logger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/util/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
 import { startServer } from '../../src/server';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
-import type { ScopeRole } from '../../src/identity/principal';
+import type { ScopeRole } from '../../src/domain/principal';
 import { freshDatabaseUrl } from './postgres';
 
 export interface TestRuntime {

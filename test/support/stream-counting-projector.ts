@@ -4,9 +4,9 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Projector, TableNamer } from '../../projections/projector';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { freshDatabaseUrl } from './postgres';
 
 /**

@@ -14,9 +14,9 @@ import { ManagedFilingsProjector } from '../../projections/managed-filings/manag
 import type { Projector } from '../../projections/projector';
 import { loadConfig } from '../../src/config';
 import type { RecordedEvent } from '../../src/domain/events';
-import { createLogger } from '../../src/logger';
+import { createLogger } from '../../src/util/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { freshDatabaseUrl } from '../support/postgres';
 
 const NOW = '2025-01-01T00:00:00.000Z';

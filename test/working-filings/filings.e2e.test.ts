@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { SPEC_DISPOSITIONS, SPEC_FILING_TYPES, SPEC_REVIEW_TYPES, SPEC_SCHEDULE_TYPES, SPEC_SUB_TOI, SPEC_TOI_CODES, subToiNeighbours } from '../support/spec-tables';
 import { filingBody, seedListings, type Listings } from './support';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { filingBody, seedListings, upload, type Listings } from './support';
 

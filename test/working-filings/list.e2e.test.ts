@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
 import type { ManagedFilingCommands } from '../../commands/managed-filings/managed-filing-commands';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { WF_TOKENS } from '../../src/features/working-filings';
 import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { filingBody, seedListings } from './support';

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { RecordImporter } from '../../commands/import/record-importer';
 import type { Runtime } from '../../src/runtime';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { client } from '../support/runtime';
 
 /** Runs one import record through the bound importer for its type, as `ifrs import` does. */

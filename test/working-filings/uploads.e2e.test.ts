@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { upload } from './support';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
-import { TOKENS } from '../../src/tokens';
+import { TOKENS } from '../../src/ports/tokens';
 import { UploadTokens } from '../../commands/artifacts/upload-tokens';
 import { alteredEnd } from '../support/altered-end';
 
