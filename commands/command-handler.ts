@@ -1,4 +1,4 @@
-import type { AppendGuard, EventStore } from '../infra/eventstore/event-store';
+import type { AppendGuard, EventStore } from '../src/ports/event-store';
 import type { Decider } from '../src/domain/decider';
 import { fold, type EventLike } from '../src/domain/decider';
 import { ExpectedVersionConflict } from '../src/domain/errors';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { EventStore } from '../infra/eventstore/event-store';
+import type { EventStore } from '../src/ports/event-store';
 import { withAdvisoryLock } from '../infra/postgres/database';
 import { runStatement } from '../infra/postgres/prepared';
 import type { LogPosition, RecordedEvent } from '../src/domain/events';

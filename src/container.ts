@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import client from 'prom-client';
 import { CommandHandler } from '../commands/command-handler';
-import type { EventStore } from '../infra/eventstore/event-store';
+import type { EventStore } from './ports/event-store';
 import { PostgresEventStore } from '../infra/eventstore/postgres-event-store';
 import type { Database } from '../infra/postgres/database';
 import { ProjectionEngine } from '../projections/engine';

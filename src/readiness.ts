@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { EventStore } from '../infra/eventstore/event-store';
+import type { EventStore } from './ports/event-store';
 import type { ProjectionEngine } from '../projections/engine';
 import type { LogPosition } from './domain/events';
 

@@ -5,7 +5,7 @@ import type { Logger } from './util/logger';
 import { openDatabase, type Database } from '../infra/postgres/database';
 import { loadSecret } from '../infra/postgres/secrets';
 import type { ProjectionEngine } from '../projections/engine';
-import type { EventStore } from '../infra/eventstore/event-store';
+import type { EventStore } from './ports/event-store';
 import { TOKENS } from './ports/tokens';
 import type { Bus, BusRelay } from './ports/bus';
 import type { DirectTransfers } from './ports/direct-transfers';

@@ -13,7 +13,7 @@ import type { Authenticator } from '../queries/identity/authenticator';
 import { DECISIONS } from './decisions';
 import { Readiness } from './readiness';
 import type { Bus, BusRelay, BusWorker } from './ports/bus';
-import type { EventStore } from '../infra/eventstore/event-store';
+import type { EventStore } from './ports/event-store';
 import { processAlive as alive } from './util/process';
 import { ensureDir } from './util/ensure-dir';
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CommandHandler } from '../command-handler';
-import type { EventStore } from '../../infra/eventstore/event-store';
+import type { EventStore } from '../../src/ports/event-store';
 import { PostgresEventStore } from '../../infra/eventstore/postgres-event-store';
 import { abortedByServer } from '../../infra/postgres/pg-errors';
 import { appendMany, type StreamAppend } from '../../infra/eventstore/postgres-bulk-append';

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import { START, comparePositions, type LogPosition, type RecordedEvent } from '../../src/domain/events';
 import type { Logger } from '../../src/util/logger';
-import type { EventStore } from '../eventstore/event-store';
+import type { EventStore } from '../../src/ports/event-store';
 import { readCheckpoint, writeCheckpoint } from './checkpoint';
 import { ensureTopic, type KafkaTopicSettings } from './kafka-client';
 import { toMessage } from './kafka-message';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import type { EventStore } from '../eventstore/event-store';
+import type { EventStore } from '../../src/ports/event-store';
 import type { Bus, Consumer } from '../../src/ports/bus';
 import { START, comparePositions, type LogPosition, type RecordedEvent } from '../../src/domain/events';
 import type { Logger } from '../../src/util/logger';

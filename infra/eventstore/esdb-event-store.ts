@@ -29,7 +29,7 @@ import {
   type NewEvent,
   type RecordedEvent,
 } from '../../src/domain/events';
-import type { EventStore, ReadAllOptions, ReadAllResult } from './event-store';
+import type { EventStore, ReadAllOptions, ReadAllResult } from '../../src/ports/event-store';
 
 /** Our versions are 1-based stream lengths; ESDB revisions are 0-based event numbers. */
 export function toExpectedRevision(v: ExpectedVersion): AppendExpectedRevision {

@@ -3,7 +3,7 @@ import { timeOrderedUuid } from './time-ordered-uuid';
 import type { Knex } from 'knex';
 import { ExpectedVersionConflict } from '../../src/domain/errors';
 import type { AppendResult, EventMetadata, ExpectedVersion, NewEvent } from '../../src/domain/events';
-import type { AppendGuard, GuardedAppendResult } from './event-store';
+import type { AppendGuard, GuardedAppendResult } from '../../src/ports/event-store';
 import { runStatement } from '../postgres/prepared';
 import { AppendBatcher, type AppendCall } from './postgres-append-batch';
 

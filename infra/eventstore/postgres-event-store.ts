@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AppendResult, EventMetadata, ExpectedVersion, LogPosition, NewEvent, RecordedEvent } from '../../src/domain/events';
 import { comparePositions } from '../../src/domain/events';
-import type { AppendGuard, EventStore, GuardedAppendResult, ReadAllOptions, ReadAllResult } from './event-store';
+import type { AppendGuard, EventStore, GuardedAppendResult, ReadAllOptions, ReadAllResult } from '../../src/ports/event-store';
 import { appendEvents, appendEventsGuarded } from './postgres-append';
 import { runStatement } from '../postgres/prepared';
 

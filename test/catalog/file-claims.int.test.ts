@@ -6,7 +6,7 @@ import { catalogFilingDecider, type CatalogFilingCommand } from '../../commands/
 import type { CatalogFile, CatalogFilingFields } from '../../commands/catalog/catalog-events';
 import { catalogFileClaims } from '../../commands/catalog/file-claims';
 import { BatchedAppender } from '../../commands/import/batched-appender';
-import type { EventStore } from '../../infra/eventstore/event-store';
+import type { EventStore } from '../../src/ports/event-store';
 import { PostgresFileClaims } from '../../infra/eventstore/postgres-file-claims';
 import { backfillFileClaims } from '../../infra/postgres/migrations/009_catalog_file_claims';
 import { DomainError } from '../../src/domain/errors';

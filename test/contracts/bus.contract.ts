@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { EventStore } from '../../infra/eventstore/event-store';
+import type { EventStore } from '../../src/ports/event-store';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { Bus, Consumer } from '../../src/ports/bus';
 

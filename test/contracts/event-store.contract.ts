@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { EventStore } from '../../infra/eventstore/event-store';
+import type { EventStore } from '../../src/ports/event-store';
 import { ExpectedVersionConflict } from '../../src/domain/errors';
 import { START, comparePositions, type LogPosition, type RecordedEvent } from '../../src/domain/events';
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CommandHandler } from '../../commands/command-handler';
-import type { EventStore } from '../../infra/eventstore/event-store';
+import type { EventStore } from '../../src/ports/event-store';
 import { completeFields } from '../../commands/managed-filings/filing-fields';
 import { managedFilingDecider, type ManagedFilingEvent, type ManagedFilingState } from '../../commands/managed-filings/managed-filing';
 import { StreamStateCache } from '../../commands/stream-state-cache';

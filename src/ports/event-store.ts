@@ -1,4 +1,4 @@
-import type { AppendResult, EventMetadata, ExpectedVersion, LogPosition, NewEvent, RecordedEvent } from '../../src/domain/events';
+import type { AppendResult, EventMetadata, ExpectedVersion, LogPosition, NewEvent, RecordedEvent } from '../domain/events';
 
 export interface ReadAllOptions {
   after: LogPosition;
