@@ -24,7 +24,7 @@ const ROWS = 50_000;
  * The most common catalog lists, built by the same code as GET /insurance/filings, EXPLAINed on
  * 50,000 generated filings after ANALYZE: a realistic planner, no `enable_seqscan = off`. A plan
  * that scans the whole catalog table fails the test. WRITE_PLANS=1 also rewrites
- * docs/catalog-query-plans.md from these plans.
+ * bench/results/catalog-query-plans.md from these plans (docs/catalog-query-plans.md says why they look so).
  */
 const AFTER_ID = '80000000-0000-4000-8000-000000000000';
 
@@ -174,7 +174,7 @@ describe('catalog query plans (50,000 filings)', function () {
       sections.push(`## ${list.title}\n\n\`GET /insurance/filings?${params.toString()}\`${note}\n\n\`\`\`sql\n${sql}\n\`\`\`\n\n\`\`\`\n${plan}\n\`\`\`\n`);
     }
     if (process.env.WRITE_PLANS === '1') {
-      const doc = path.resolve(__dirname, '../../docs/catalog-query-plans.md');
+      const doc = path.resolve(__dirname, '../../bench/results/catalog-query-plans.md');
       const intro = fs.readFileSync(doc, 'utf8').split('\n<!-- plans -->\n')[0];
       fs.writeFileSync(doc, `${intro}\n<!-- plans -->\n\n${sections.join('\n')}`);
     }
