@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { catalogFilingRecord } from '../../commands/catalog/catalog-filing-record';
-import type { CatalogFile, CatalogFilingEvent } from '../../commands/catalog/catalog-events';
+import { catalogFilingRecord } from '../../commands/catalog/catalog-filing-schema';
+import type { CatalogFile, CatalogFilingEvent } from '../../src/domain/events/catalog';
 import { parseRecord } from '../../commands/import/record-schema';
 import { demoRecords } from '../../infra/demo/generate';
 import { batchedAppender, benchReadKey } from './catalog-data';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NAIC_COMPANY_CODE, SUB_TOI_CODE, TOI_CODE } from '../catalog/catalog-enums';
+import { NAIC_COMPANY_CODE, SUB_TOI_CODE, TOI_CODE } from '../../src/domain/catalog-enums';
 
 const CODE = '[A-Za-z0-9][A-Za-z0-9_-]*';
 export const CARRIER_ID = new RegExp(`^carrier_(?!group_)${CODE}$`);

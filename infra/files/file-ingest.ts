@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CatalogFile, ExtractedText } from '../../commands/catalog/catalog-events';
+import type { CatalogFile, ExtractedText } from '../../src/domain/events/catalog';
 import type { BlobStore } from '../../src/ports/blob-store';
 import type { FileIngest, ImportFile } from '../../src/ports/file-ingest';
 import { ImportRecordError } from '../../commands/import/record-importer';

@@ -4,12 +4,12 @@ import { CARRIER_GROUP_EVENT_TYPES, type CarrierGroupEvent } from '../../command
 import { DIRECTORY_PROJECTION } from '../../commands/directory/directory-importers';
 import { MGA_EVENT_TYPES, type MgaEvent } from '../../commands/directory/mga';
 import { PRODUCT_EVENT_TYPES, type ProductEvent } from '../../commands/directory/product';
-import { normalizeNaicGroupCode } from '../../commands/catalog/catalog-enums';
+import { normalizeNaicGroupCode } from '../../src/domain/catalog-enums';
 import { assertNever } from '../../src/domain/decider';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { GroupedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';
-import { CATALOG_RUN_GROUP } from '../catalog/run-group';
+import { CATALOG_RUN_GROUP } from '../../src/read-models/catalog';
 import { upsertRows } from '../batch-sql';
 
 type DirectoryEvent = CarrierGroupEvent | CarrierEvent | MgaEvent | ProductEvent;

@@ -1,4 +1,4 @@
-import type { CatalogFile } from '../../commands/catalog/catalog-events';
+import type { CatalogFile } from '../../src/domain/events/catalog';
 
 /**
  * The opaque version a download pins (`File-Version-Id`): the source's versionId when the record gives

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { CATALOG_FILING_EVENT_TYPES, type CatalogFile, type CatalogFilingEvent } from '../../commands/catalog/catalog-events';
+import { CATALOG_FILING_EVENT_TYPES, type CatalogFile, type CatalogFilingEvent } from '../../src/domain/events/catalog';
 import { assertNever } from '../../src/domain/decider';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { BlobStore } from '../../src/ports/blob-store';

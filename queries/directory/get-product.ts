@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
+import { CATALOG_FILINGS } from '../../src/read-models/catalog';
 import { DIR } from '../../projections/directory/directory-projector';
 import { notFound } from '../../src/domain/errors';
 import { canViewSerff, type Principal } from '../../src/domain/principal';

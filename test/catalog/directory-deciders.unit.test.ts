@@ -1,5 +1,5 @@
 import { catalogFilingDecider } from '../../commands/catalog/catalog-filing';
-import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
+import type { CatalogFilingFields } from '../../src/domain/events/catalog';
 import { carrierDecider } from '../../commands/directory/carrier';
 import { carrierGroupDecider } from '../../commands/directory/carrier-group';
 import { mgaDecider } from '../../commands/directory/mga';
