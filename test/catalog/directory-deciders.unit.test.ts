@@ -4,7 +4,7 @@ import { carrierDecider } from '../../commands/directory/carrier';
 import { carrierGroupDecider } from '../../commands/directory/carrier-group';
 import { mgaDecider } from '../../commands/directory/mga';
 import { productDecider } from '../../commands/directory/product';
-import type { CarrierRecord, ProductRecord } from '../../commands/directory/directory-records';
+import type { CarrierRecord, ProductRecord } from '../../src/domain/directory-records';
 import { spec } from '../support/decider-spec';
 
 

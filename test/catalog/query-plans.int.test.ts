@@ -9,7 +9,7 @@ import { openRuntime, type Runtime } from '../../src/runtime';
 import type { Principal } from '../../src/domain/principal';
 import { LIST_RECORD_SQL } from '../../src/read-models/catalog-list-record';
 import { CATALOG_COMPANY_NAMES, CATALOG_FILINGS, CATALOG_PRODUCT_NAMES } from '../../src/read-models/catalog';
-import { DIR } from '../../projections/directory/directory-projector';
+import { DIR } from '../../src/read-models/directory';
 import { CatalogListQuery, catalogFilter, dateLiteral, sortKeys } from '../../queries/catalog/catalog-filters';
 import { CatalogNames, withNamesVersion } from '../../queries/catalog/catalog-names-cache';
 import { queryPreparedSql } from '../../infra/postgres/prepared';
