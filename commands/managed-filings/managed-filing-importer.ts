@@ -7,7 +7,7 @@ import { MANAGED_FILINGS_PROJECTION, MANAGED_FILING_HISTORY_PROJECTION } from '.
 import { CreateFilingBody, Uuid } from '../../queries/managed-filings/schemas';
 import { describeIssues } from '../scope-listings/scope-listing-importer';
 import { assertStorableText } from '../import/record-schema';
-import { completeFields } from './filing-fields';
+import { completeFields } from '../../src/domain/filing-fields';
 import { managedFilingDecider } from './managed-filing';
 import { streamOf } from './managed-filing-commands';
 
