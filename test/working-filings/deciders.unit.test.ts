@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { artifactDecider, type ArtifactEvent } from '../../commands/artifacts/artifact';
+import { artifactDecider } from '../../commands/artifacts/artifact';
+import type { ArtifactEvent } from '../../src/domain/events/artifacts';
 import { completeFields } from '../../src/domain/filing-fields';
 import { managedFilingDecider } from '../../commands/managed-filings/managed-filing';
 import type { ManagedFilingEvent } from '../../src/domain/events/managed-filings';
