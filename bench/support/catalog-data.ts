@@ -5,8 +5,8 @@ import { catalogFilingRecord } from '../../commands/catalog/catalog-filing-schem
 import type { CatalogFile, CatalogFilingEvent } from '../../src/domain/events/catalog';
 import { parseRecord } from '../../commands/import/record-schema';
 import { appendMany, type StreamAppend } from '../../infra/eventstore/postgres-bulk-append';
-import { FILES_PROJECTION } from '../../projections/files/files-projector';
-import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
+import { FILES_PROJECTION } from '../../src/read-models/files';
+import { SEARCH_PROJECTION } from '../../src/read-models/search';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/util/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';

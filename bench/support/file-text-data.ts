@@ -6,7 +6,7 @@ import type { CatalogFile, CatalogFilingEvent } from '../../src/domain/events/ca
 import { parseRecord } from '../../commands/import/record-schema';
 import { demoRecords } from '../../infra/demo/generate';
 import { batchedAppender, benchReadKey } from './catalog-data';
-import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
+import { SEARCH_PROJECTION } from '../../src/read-models/search';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/util/logger';
 import type { FileIngest, ImportFile } from '../../src/ports/file-ingest';

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { CommandHandler } from '../command-handler';
-import { ImportRecordError, type ImportContext, type ImportOutcome, type RecordImporter } from '../import/record-importer';
+import type { ImportContext, ImportOutcome, RecordImporter } from '../import/record-importer';
+import { ImportRecordError, DomainError } from '../../src/domain/errors';
 import { assertStorableText } from '../import/record-schema';
-import { DomainError } from '../../src/domain/errors';
 import { z } from '../../src/http/zod';
 import { SCOPE_LISTINGS_PROJECTION } from '../../projections/managed-filings/names';
 import { Uuid } from '../../queries/managed-filings/schemas';

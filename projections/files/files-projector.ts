@@ -5,10 +5,8 @@ import type { RecordedEvent } from '../../src/domain/events';
 import type { GroupedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';
 import { CATALOG_RUN_GROUP } from '../../src/read-models/catalog';
-import { downloadVersionOf } from './file-version';
+import { downloadVersionOf, FILES_PROJECTION } from '../../src/read-models/files';
 import { lastByKey, upsertRows } from '../batch-sql';
-
-export const FILES_PROJECTION = 'catalog_files';
 
 /**
  * Stored files of catalog filings: the inventory (in the record's order), each file's text location
