@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config';
 import { createLogger } from '../src/util/logger';
 import { openRuntime } from '../src/runtime';
 import { writeGeneratedCatalog } from './catalog-generator';
-import { SEARCH_PROJECTION } from '../projections/search/search-projector';
+import { SEARCH_PROJECTION } from '../src/read-models/search';
 import { postgresCpuByKind, postmasterCpuSeconds } from './support/process-cpu';
 
 function postmasterPid(dataDir: string): number | null {

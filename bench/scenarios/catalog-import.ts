@@ -9,7 +9,7 @@ import type { BenchScenario } from '../types';
 import { BULK_NODE_FLAGS } from '../../src/util/bulk-node-flags';
 import { runStandalone } from '../support/standalone';
 import { writeGeneratedCatalog } from '../catalog-generator';
-import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
+import { SEARCH_PROJECTION } from '../../src/read-models/search';
 
 /**
  * `ifrs import --wait` throughput: generated catalog filings (one file with three text pages each),

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
-import { catalogFilingRecord } from '../../commands/catalog/catalog-filing-record';
-import type { CatalogFile, CatalogFilingEvent } from '../../commands/catalog/catalog-events';
+import { catalogFilingRecord } from '../../commands/catalog/catalog-filing-schema';
+import type { CatalogFile, CatalogFilingEvent } from '../../src/domain/events/catalog';
 import { parseRecord } from '../../commands/import/record-schema';
 import { appendMany, type StreamAppend } from '../../infra/eventstore/postgres-bulk-append';
-import { FILES_PROJECTION } from '../../projections/files/files-projector';
-import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
+import { FILES_PROJECTION } from '../../src/read-models/files';
+import { SEARCH_PROJECTION } from '../../src/read-models/search';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/util/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';

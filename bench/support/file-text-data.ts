@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { catalogFilingRecord } from '../../commands/catalog/catalog-filing-record';
-import type { CatalogFile, CatalogFilingEvent } from '../../commands/catalog/catalog-events';
+import { catalogFilingRecord } from '../../commands/catalog/catalog-filing-schema';
+import type { CatalogFile, CatalogFilingEvent } from '../../src/domain/events/catalog';
 import { parseRecord } from '../../commands/import/record-schema';
 import { demoRecords } from '../../infra/demo/generate';
 import { batchedAppender, benchReadKey } from './catalog-data';
-import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
+import { SEARCH_PROJECTION } from '../../src/read-models/search';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/util/logger';
 import type { FileIngest, ImportFile } from '../../src/ports/file-ingest';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
+import type { CatalogFilingFields } from '../../src/domain/events/catalog';
 import { demoRecords } from '../../infra/demo/generate';
 import type { CatalogFilingRecord } from '../../infra/demo/catalog';
 import type { IndexedFiling, SearchDocument } from '../../src/ports/search-index';

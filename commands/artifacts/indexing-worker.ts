@@ -4,7 +4,8 @@ import type { Logger } from '../../src/util/logger';
 import type { BlobStore } from '../../src/ports/blob-store';
 import type { Bus, BusWorker, Consumer } from '../../src/ports/bus';
 import { joinPages, type Extractor } from '../../infra/files/file-ingest';
-import { artifactDecider, type ArtifactEvent } from './artifact';
+import { artifactDecider } from './artifact';
+import type { ArtifactEvent } from '../../src/domain/events/artifacts';
 import { artifactStream } from './upload-commands';
 
 /**

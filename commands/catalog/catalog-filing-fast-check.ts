@@ -1,5 +1,5 @@
 import type { ImportFile } from '../../src/ports/file-ingest';
-import type { CatalogFilingImportRecord } from './catalog-filing-record';
+import type { CatalogFilingImportRecord } from './catalog-filing-schema';
 import {
   CATALOG_SOURCES,
   FILE_ROLES,
@@ -8,9 +8,10 @@ import {
   NORMALIZED_OUTCOMES,
   SUB_TOI_CODE,
   TOI_CODE,
+  isIsoDateFast,
   normalizeNaicGroupCode,
   normalizeSourceReference,
-} from './catalog-enums';
+} from '../../src/domain/catalog-enums';
 
 /**
  * The common, well-formed `catalog_filing` record checked by hand: the zod schema cost about 90 µs a
@@ -25,7 +26,6 @@ const STATE = /^[A-Za-z]{2}$/;
 const NAIC_GROUP = /^\d{1,5}$/;
 const CARRIER_ID = /^carrier_(?!group_)[A-Za-z0-9_-]+$/;
 const GROUP_ID = /^carrier_group_[A-Za-z0-9_-]+$/;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 const SOURCES = new Set<string>(CATALOG_SOURCES);
 const OUTCOMES = new Set<string>(NORMALIZED_OUTCOMES);
@@ -80,21 +80,6 @@ function arrayOf<T>(v: unknown, max: number, each: (x: unknown) => T): T[] {
   const out: T[] = new Array(v.length);
   for (let i = 0; i < v.length; i++) out[i] = each(v[i]);
   return out;
-}
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** `isIsoDate` by arithmetic (proleptic Gregorian calendar, as Date uses) instead of through a Date. */
-export function isIsoDateFast(s: string): boolean {
-  const m = ISO_DATE.exec(s);
-  if (!m) return false;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  // No year 0: Postgres's date has none (isIsoDate).
-  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]);
 }
 
 function date(v: unknown): string | null {

@@ -2,11 +2,11 @@ import type { FileIngest } from '../../src/ports/file-ingest';
 import type { ImportContext, ImportOutcome, RecordImporter } from '../import/record-importer';
 import type { BatchedAppender } from '../import/batched-appender';
 import type { ClaimRule } from '../import/claims';
-import type { CatalogFilingFields } from './catalog-events';
+import type { CatalogFilingFields } from '../../src/domain/events/catalog';
 import { catalogFilingDecider, type CatalogFilingCommand } from './catalog-filing';
 import { parseCatalogFilingRecord } from './catalog-filing-record';
+import { CATALOG_PROJECTION } from '../../src/read-models/catalog';
 
-export const CATALOG_PROJECTION = 'catalog';
 
 /** `catalog_filing` records: stores each FILE through FileIngest, then imports the filing as one event. */
 export class CatalogFilingImporter implements RecordImporter {

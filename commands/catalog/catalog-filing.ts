@@ -1,7 +1,7 @@
 import { assertNever, type Decider } from '../../src/domain/decider';
 import { DomainError } from '../../src/domain/errors';
 import { canonicalJson } from '../directory/snapshot-decider';
-import type { CatalogFile, CatalogFilingEvent, CatalogFilingFields } from './catalog-events';
+import type { CatalogFile, CatalogFilingEvent, CatalogFilingFields } from '../../src/domain/events/catalog';
 
 export interface CatalogFilingState {
   filing: CatalogFilingFields | null;

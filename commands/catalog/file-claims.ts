@@ -1,5 +1,6 @@
 import { DomainError } from '../../src/domain/errors';
-import type { ClaimRule, ClaimStore } from '../import/claims';
+import type { ClaimRule } from '../import/claims';
+import type { ClaimStore } from '../../src/ports/claim-store';
 import type { CatalogFilingCommand } from './catalog-filing';
 
 /**

@@ -12,7 +12,7 @@ import { tenantDecider } from '../identity/tenant';
 import { scopeDecider } from '../identity/scope';
 import { userDecider } from '../identity/user';
 import type { ManagedFilingCommands } from '../managed-filings/managed-filing-commands';
-import type { FilingType } from '../managed-filings/filing-fields';
+import type { FilingType } from '../../src/domain/filing-fields';
 import { SIGNED_UPLOAD_PREFIX, type UploadCommands } from '../artifacts/upload-commands';
 import { runImport } from '../import/import-cli';
 import { startProgress } from '../../src/cli/progress';

@@ -1,10 +1,6 @@
 import { DomainError } from '../../src/domain/errors';
-import type { CarrierGroupRecord } from './directory-records';
-import { snapshotDecider, type SnapshotEvent } from './snapshot-decider';
-
-/** Stream `carrierGroup-<id>`. */
-export type CarrierGroupEvent = SnapshotEvent<'CarrierGroupImported', 'CarrierGroupUpdated', CarrierGroupRecord>;
-export const CARRIER_GROUP_EVENT_TYPES: CarrierGroupEvent['type'][] = ['CarrierGroupImported', 'CarrierGroupUpdated'];
+import type { CarrierGroupRecord } from '../../src/domain/directory-records';
+import { snapshotDecider } from './snapshot-decider';
 
 export const carrierGroupDecider = snapshotDecider('CarrierGroupImported', 'CarrierGroupUpdated', (r: CarrierGroupRecord) => {
   // The group filter matches catalog filings by NAIC group code: two registrations of one scheme would be ambiguous.

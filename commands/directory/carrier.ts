@@ -1,10 +1,6 @@
 import { DomainError } from '../../src/domain/errors';
-import type { CarrierRecord } from './directory-records';
-import { snapshotDecider, type SnapshotEvent } from './snapshot-decider';
-
-/** Stream `carrier-<id>`. */
-export type CarrierEvent = SnapshotEvent<'CarrierImported', 'CarrierUpdated', CarrierRecord>;
-export const CARRIER_EVENT_TYPES: CarrierEvent['type'][] = ['CarrierImported', 'CarrierUpdated'];
+import type { CarrierRecord } from '../../src/domain/directory-records';
+import { snapshotDecider } from './snapshot-decider';
 
 export const carrierDecider = snapshotDecider('CarrierImported', 'CarrierUpdated', (r: CarrierRecord) => {
   // A carrier merged into itself would make id resolution loop.

@@ -10,8 +10,7 @@ import { carrierGroupRecord, carrierRecord, mgaRecord, productRecord } from './d
 import { mgaDecider } from './mga';
 import { productDecider } from './product';
 import type { ImportRecord, SnapshotState } from './snapshot-decider';
-
-export const DIRECTORY_PROJECTION = 'directory';
+import { DIRECTORY_PROJECTION } from '../../src/read-models/directory';
 
 /** One directory record type: validate with its schema, decide with its aggregate, stream `<category>-<id>`. */
 export class DirectoryRecordImporter<R extends { id: string }> implements RecordImporter {

@@ -1,12 +1,6 @@
 import { z } from 'zod';
-import { NAIC_COMPANY_CODE, SUB_TOI_CODE, TOI_CODE } from '../catalog/catalog-enums';
-
-const CODE = '[A-Za-z0-9][A-Za-z0-9_-]*';
-export const CARRIER_ID = new RegExp(`^carrier_(?!group_)${CODE}$`);
-export const CARRIER_GROUP_ID = new RegExp(`^carrier_group_${CODE}$`);
-export const PRODUCT_ID = new RegExp(`^product_${CODE}$`);
-/** MGA slugs: lowercase letters and digits joined by single hyphens (the products filter's format). */
-export const MGA_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+import { NAIC_COMPANY_CODE, SUB_TOI_CODE, TOI_CODE } from '../../src/domain/catalog-enums';
+import { CARRIER_GROUP_ID, CARRIER_ID, MGA_SLUG, PRODUCT_ID } from '../../src/domain/directory-records';
 
 const name = z.string().trim().min(1).max(500);
 const carrierId = z.string().regex(CARRIER_ID, 'carrier ids look like carrier_<code>');

@@ -1,10 +1,6 @@
 import { DomainError } from '../../src/domain/errors';
-import type { MgaRecord } from './directory-records';
-import { snapshotDecider, type SnapshotEvent } from './snapshot-decider';
-
-/** Stream `mga-<id>`. */
-export type MgaEvent = SnapshotEvent<'MgaImported', 'MgaUpdated', MgaRecord>;
-export const MGA_EVENT_TYPES: MgaEvent['type'][] = ['MgaImported', 'MgaUpdated'];
+import type { MgaRecord } from '../../src/domain/directory-records';
+import { snapshotDecider } from './snapshot-decider';
 
 export const mgaDecider = snapshotDecider('MgaImported', 'MgaUpdated', (r: MgaRecord) => {
   // One link per carrier: the link's role and source notes must not contradict each other.

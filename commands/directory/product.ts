@@ -1,10 +1,6 @@
 import { DomainError } from '../../src/domain/errors';
-import type { ProductRecord } from './directory-records';
-import { snapshotDecider, type SnapshotEvent } from './snapshot-decider';
-
-/** Stream `product-<id>`. */
-export type ProductEvent = SnapshotEvent<'ProductImported', 'ProductUpdated', ProductRecord>;
-export const PRODUCT_EVENT_TYPES: ProductEvent['type'][] = ['ProductImported', 'ProductUpdated'];
+import type { ProductRecord } from '../../src/domain/directory-records';
+import { snapshotDecider } from './snapshot-decider';
 
 export const productDecider = snapshotDecider('ProductImported', 'ProductUpdated', (r: ProductRecord) => {
   if (r.predecessorProductId === r.id) throw new DomainError('invalid_request', `product ${r.id} cannot be its own predecessor`, 400);

@@ -1,5 +1,6 @@
 import { DomainError } from '../../src/domain/errors';
 import type { Decider } from '../../src/domain/decider';
+import type { SnapshotEvent } from '../../src/domain/events/directory';
 
 /** Key-order independent JSON: two records are "unchanged" when their canonical forms are equal. */
 export function canonicalJson(v: unknown): string {
@@ -22,8 +23,6 @@ export interface ImportRecord<R> {
   type: 'Import';
   record: R;
 }
-
-export type SnapshotEvent<I extends string, U extends string, R> = { type: I; data: R } | { type: U; data: R };
 
 /**
  * Directory aggregates are imported, never edited through the API: each import carries the whole

@@ -1,9 +1,6 @@
 import { DomainError } from '../../src/domain/errors';
 import { assertNever, type Decider } from '../../src/domain/decider';
-
-export type ApiKeyEvent =
-  | { type: 'ApiKeyIssued'; data: { keyId: string; userId: string; tenantId: string; secretHash: string; readOnly: boolean; permissions: string[] } }
-  | { type: 'ApiKeyRevoked'; data: { keyId: string } };
+import type { ApiKeyEvent } from '../../src/domain/events/identity';
 
 export type ApiKeyCommand =
   | { type: 'IssueApiKey'; keyId: string; userId: string; userTenantId: string | null; secretHash: string; readOnly: boolean; permissions: string[] }

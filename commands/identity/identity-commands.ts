@@ -8,8 +8,8 @@ import { tenantDecider } from './tenant';
 import { scopeDecider } from './scope';
 import { userDecider } from './user';
 import { apiKeyDecider } from './api-key';
+import { IDENTITY_PROJECTION } from '../../src/read-models/identity';
 
-export const IDENTITY_PROJECTION = 'identity';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function parseScope(scope: string): string {

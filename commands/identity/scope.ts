@@ -1,11 +1,7 @@
 import { DomainError } from '../../src/domain/errors';
 import { assertNever, type Decider } from '../../src/domain/decider';
 import type { ScopeRole } from '../../src/domain/principal';
-
-export type ScopeEvent =
-  | { type: 'ScopeCreated'; data: { scope: string; scopeId: string; tenantId: string; name: string | null } }
-  | { type: 'ScopeDeactivated'; data: { scope: string } }
-  | { type: 'ScopeRoleGranted'; data: { scope: string; userId: string; role: ScopeRole } };
+import type { ScopeEvent } from '../../src/domain/events/identity';
 
 export type ScopeCommand =
   | { type: 'CreateScope'; scopeId: string; tenantId: string; name: string | null }

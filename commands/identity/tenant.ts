@@ -1,10 +1,6 @@
 import { DomainError } from '../../src/domain/errors';
 import { assertNever, type Decider } from '../../src/domain/decider';
-
-export type TenantEvent =
-  | { type: 'TenantCreated'; data: { tenantId: string; name: string; datasets: string[]; sharing: boolean } }
-  | { type: 'TenantSharingChanged'; data: { tenantId: string; sharing: boolean } }
-  | { type: 'TenantDatasetsChanged'; data: { tenantId: string; datasets: string[] } };
+import type { TenantEvent } from '../../src/domain/events/identity';
 
 export type TenantCommand =
   | { type: 'CreateTenant'; tenantId: string; name: string; datasets: string[]; sharing: boolean }

@@ -1,7 +1,6 @@
 import { DomainError } from '../../src/domain/errors';
 import { assertNever, type Decider } from '../../src/domain/decider';
-
-export type UserEvent = { type: 'UserCreated'; data: { userId: string; tenantId: string; name: string; email: string | null } };
+import type { UserEvent } from '../../src/domain/events/identity';
 
 export type UserCommand = { type: 'CreateUser'; userId: string; tenantId: string; tenantExists: boolean; name: string; email: string | null };
 

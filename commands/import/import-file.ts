@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EventMetadata } from '../../src/domain/events';
-import { DomainError } from '../../src/domain/errors';
-import { ImportRecordError, type RecordImporter } from './record-importer';
+import { DomainError, ImportRecordError } from '../../src/domain/errors';
+import type { RecordImporter } from './record-importer';
 
 export const MAX_REPORTED_ERRORS = 1000;
 

@@ -27,5 +27,3 @@ export interface RecordImporter {
    */
   sequenceKeys?(record: Record<string, unknown>): string[];
 }
-
-export class ImportRecordError extends Error {}

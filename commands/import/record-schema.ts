@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ImportRecordError } from './record-importer';
+import { ImportRecordError } from '../../src/domain/errors';
 import { isStorableText } from '../../src/domain/storable-text';
 
 /** Parses an import record with a zod schema; the first problems become the line's one-line message. */

@@ -16,8 +16,10 @@ import {
   MANAGED_FILING_HISTORY_PROJECTION,
   MANAGED_FILING_ITEMS_PROJECTION,
 } from '../../projections/managed-filings/names';
-import { completeFields, type FilingFields, type ScheduleType } from './filing-fields';
-import { managedFilingDecider, type Attachment, type ItemChanges, type ManagedFilingCommand, type ManagedFilingState } from './managed-filing';
+import { completeFields, type FilingFields, type ScheduleType } from '../../src/domain/filing-fields';
+import { managedFilingDecider, type ManagedFilingCommand } from './managed-filing';
+import type { ManagedFilingState } from '../../src/domain/managed-filing-state';
+import type { Attachment, ItemChanges } from '../../src/domain/events/managed-filings';
 
 export type CreateFilingInput = Partial<FilingFields> & Pick<FilingFields, 'companyId' | 'jurisdictionId' | 'primaryProductId' | 'filingType'> & { scope: string };
 

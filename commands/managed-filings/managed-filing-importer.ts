@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
 import type { CommandHandler } from '../command-handler';
-import { ImportRecordError, type ImportContext, type ImportOutcome, type RecordImporter } from '../import/record-importer';
-import { DomainError } from '../../src/domain/errors';
+import type { ImportContext, ImportOutcome, RecordImporter } from '../import/record-importer';
+import { ImportRecordError, DomainError } from '../../src/domain/errors';
 import { z } from '../../src/http/zod';
 import { MANAGED_FILINGS_PROJECTION, MANAGED_FILING_HISTORY_PROJECTION } from '../../projections/managed-filings/names';
 import { CreateFilingBody, Uuid } from '../../queries/managed-filings/schemas';
 import { describeIssues } from '../scope-listings/scope-listing-importer';
 import { assertStorableText } from '../import/record-schema';
-import { completeFields } from './filing-fields';
+import { completeFields } from '../../src/domain/filing-fields';
 import { managedFilingDecider } from './managed-filing';
 import { streamOf } from './managed-filing-commands';
 

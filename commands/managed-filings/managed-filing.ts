@@ -1,79 +1,15 @@
 import { assertNever, type Decider } from '../../src/domain/decider';
 import { DomainError, type ErrorDetail } from '../../src/domain/errors';
 import { subToiFits } from '../../src/domain/toi-codes';
-import { FILING_FIELD_NAMES, type FilingFields, type FilingMode, type ScheduleType } from './filing-fields';
+import { FILING_FIELD_NAMES, type FilingFields, type FilingMode } from '../../src/domain/filing-fields';
+import type { CommentState, ItemChanges, ItemState, ManagedFilingEvent, ThreadStatus } from '../../src/domain/events/managed-filings';
+import { evolveManagedFiling, initialManagedFilingState, type ManagedFilingState } from '../../src/domain/managed-filing-state';
 
 /**
  * The managed filing aggregate (stream `managedFiling-<uuid>`): the filing's fields, its items and its
  * comment timeline live in one stream, so one expected version orders every change to a filing and
  * its history is one stream for auditors.
  */
-
-export interface Attachment {
-  artifactId: string;
-  artifactVersionId: string;
-  artifactName: string;
-  artifactVersionNumber: number;
-}
-
-export interface ItemState {
-  id: string;
-  filingId: string;
-  artifactId: string;
-  artifactVersionId: string;
-  scheduleType: ScheduleType | null;
-  scheduleSeqNo: number | null;
-  context: string | null;
-  attachments: Attachment[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export type ItemChanges = Partial<Pick<ItemState, 'artifactId' | 'artifactVersionId' | 'scheduleType' | 'scheduleSeqNo' | 'context' | 'attachments'>>;
-
-export type CommentType = 'message' | 'status_change';
-export type ThreadStatus = 'open' | 'resolved';
-
-export interface CommentState {
-  id: string;
-  threadId: string;
-  parentCommentId: string | null;
-  commentType: CommentType;
-  actor: string;
-  body: string;
-  data: Record<string, unknown>;
-  deleted: boolean;
-  editedAt: string | null;
-  createdAt: string;
-}
-
-export type ManagedFilingEvent =
-  | {
-      type: 'ManagedFilingCreated';
-      data: { filingId: string; scope: string; scopeId: string; tenantId: string; filingMode: FilingMode; fields: FilingFields; createdAt: string; createdBy: string | null };
-    }
-  | { type: 'ManagedFilingUpdated'; data: { filingId: string; changes: Partial<FilingFields> & { filingMode?: FilingMode }; updatedAt: string } }
-  | { type: 'ManagedFilingShared'; data: { filingId: string; scope: string; scopeId: string; tenantId: string; sharedAt: string } }
-  | { type: 'ManagedFilingItemAdded'; data: { filingId: string; item: ItemState } }
-  | { type: 'ManagedFilingItemChanged'; data: { filingId: string; itemId: string; changes: ItemChanges; updatedAt: string } }
-  | { type: 'FilingCommentPosted'; data: { filingId: string; comment: CommentState } }
-  | { type: 'FilingCommentEdited'; data: { filingId: string; commentId: string; body: string; editedAt: string } }
-  | { type: 'FilingCommentDeleted'; data: { filingId: string; commentId: string; deletedAt: string; actor: string } }
-  | { type: 'FilingThreadResolved'; data: { filingId: string; threadId: string; comment: CommentState } }
-  | { type: 'FilingThreadReopened'; data: { filingId: string; threadId: string; comment: CommentState } };
-
-export const MANAGED_FILING_EVENT_TYPES: ManagedFilingEvent['type'][] = [
-  'ManagedFilingCreated',
-  'ManagedFilingUpdated',
-  'ManagedFilingShared',
-  'ManagedFilingItemAdded',
-  'ManagedFilingItemChanged',
-  'FilingCommentPosted',
-  'FilingCommentEdited',
-  'FilingCommentDeleted',
-  'FilingThreadResolved',
-  'FilingThreadReopened',
-];
 
 export type ManagedFilingCommand =
   | { type: 'CreateFiling'; filingId: string; scope: string; scopeId: string; tenantId: string; fields: FilingFields; now: string; actor: string }
@@ -87,23 +23,6 @@ export type ManagedFilingCommand =
   | { type: 'EditComment'; commentId: string; actor: string; body: string; now: string }
   | { type: 'DeleteComment'; commentId: string; actor: string; actorIsManager: boolean; now: string }
   | { type: 'ResolveThread' | 'ReopenThread'; commentId: string; statusCommentId: string; actor: string; now: string };
-
-export interface ManagedFilingState {
-  exists: boolean;
-  id: string | null;
-  scope: string | null;
-  scopeId: string | null;
-  tenantId: string | null;
-  filingMode: FilingMode;
-  fields: FilingFields | null;
-  createdAt: string | null;
-  updatedAt: string | null;
-  sharedInto: string[];
-  items: Record<string, ItemState>;
-  comments: Record<string, CommentState>;
-  /** Thread id (its first comment's id) → current status. */
-  threads: Record<string, ThreadStatus>;
-}
 
 const bodyError = (path: string[], message: string) =>
   new DomainError('invalid_request', message, 400, [{ location: 'body', path, code: 'invalid_value', message } satisfies ErrorDetail]);
@@ -167,66 +86,8 @@ function threadStatusComment(state: ManagedFilingState, cmd: Extract<ManagedFili
 }
 
 export const managedFilingDecider: Decider<ManagedFilingState, ManagedFilingCommand, ManagedFilingEvent> = {
-  initialState: () => ({
-    exists: false,
-    id: null,
-    scope: null,
-    scopeId: null,
-    tenantId: null,
-    filingMode: null,
-    fields: null,
-    createdAt: null,
-    updatedAt: null,
-    sharedInto: [],
-    items: {},
-    comments: {},
-    threads: {},
-  }),
-
-  evolve(state, event) {
-    switch (event.type) {
-      case 'ManagedFilingCreated': {
-        const d = event.data;
-        return { ...state, exists: true, id: d.filingId, scope: d.scope, scopeId: d.scopeId, tenantId: d.tenantId, filingMode: d.filingMode, fields: d.fields, createdAt: d.createdAt, updatedAt: d.createdAt };
-      }
-      case 'ManagedFilingUpdated': {
-        const { filingMode, ...fields } = event.data.changes;
-        return { ...state, filingMode: filingMode === undefined ? state.filingMode : filingMode, fields: { ...state.fields!, ...fields }, updatedAt: event.data.updatedAt };
-      }
-      case 'ManagedFilingShared':
-        return { ...state, sharedInto: [...state.sharedInto, event.data.scopeId] };
-      case 'ManagedFilingItemAdded':
-        return { ...state, items: { ...state.items, [event.data.item.id]: event.data.item } };
-      case 'ManagedFilingItemChanged': {
-        const item = state.items[event.data.itemId];
-        return { ...state, items: { ...state.items, [item.id]: { ...item, ...event.data.changes, updatedAt: event.data.updatedAt } } };
-      }
-      case 'FilingCommentPosted': {
-        const c = event.data.comment;
-        const threads = c.parentCommentId === null ? { ...state.threads, [c.threadId]: 'open' as const } : state.threads;
-        return { ...state, comments: { ...state.comments, [c.id]: c }, threads };
-      }
-      case 'FilingCommentEdited': {
-        const c = state.comments[event.data.commentId];
-        return { ...state, comments: { ...state.comments, [c.id]: { ...c, body: event.data.body, editedAt: event.data.editedAt } } };
-      }
-      case 'FilingCommentDeleted': {
-        const c = state.comments[event.data.commentId];
-        return { ...state, comments: { ...state.comments, [c.id]: { ...c, deleted: true, body: '', data: {} } } };
-      }
-      case 'FilingThreadResolved':
-      case 'FilingThreadReopened': {
-        const c = event.data.comment;
-        return {
-          ...state,
-          comments: { ...state.comments, [c.id]: c },
-          threads: { ...state.threads, [event.data.threadId]: event.type === 'FilingThreadResolved' ? 'resolved' : 'open' },
-        };
-      }
-      default:
-        return assertNever(event);
-    }
-  },
+  initialState: initialManagedFilingState,
+  evolve: evolveManagedFiling,
 
   decide(state, cmd) {
     switch (cmd.type) {

@@ -1,24 +1,7 @@
 import { assertNever, type Decider } from '../../src/domain/decider';
 import { DomainError } from '../../src/domain/errors';
+import type { ListingEntry, ListingKind, ScopeListingEvent } from '../../src/domain/events/scope-listings';
 
-/**
- * One entry of a scope's company, jurisdiction or product listing, as imported (streams
- * `scopeCompany-<uuid>`, `scopeJurisdiction-<uuid>`, `scopeProduct-<uuid>`). Per-entry streams make a
- * re-import cheap: an unchanged record appends nothing, a changed one appends the new values.
- */
-export type ListingKind = 'company' | 'jurisdiction' | 'product';
-
-export interface ListingEntry {
-  kind: ListingKind;
-  id: string;
-  scope: string;
-  scopeId: string;
-  name: string;
-  /** Jurisdictions: the state code; companies: the NAIC company code (or null); products: null. */
-  code: string | null;
-}
-
-export type ScopeListingEvent = { type: 'ScopeListingEntryRecorded'; data: ListingEntry };
 export type ScopeListingCommand = { type: 'RecordEntry'; entry: ListingEntry };
 
 export interface ScopeListingState {

@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
 import type { CommandHandler } from '../command-handler';
-import { ImportRecordError, type ImportContext, type ImportOutcome, type RecordImporter } from '../import/record-importer';
+import type { ImportContext, ImportOutcome, RecordImporter } from '../import/record-importer';
+import { ImportRecordError, DomainError } from '../../src/domain/errors';
 import { assertStorableText } from '../import/record-schema';
-import { DomainError } from '../../src/domain/errors';
 import { z } from '../../src/http/zod';
 import { SCOPE_LISTINGS_PROJECTION } from '../../projections/managed-filings/names';
 import { Uuid } from '../../queries/managed-filings/schemas';
-import { scopeListingDecider, STREAM_CATEGORY, type ListingEntry, type ListingKind } from './scope-listing-entry';
+import { scopeListingDecider, STREAM_CATEGORY } from './scope-listing-entry';
+import type { ListingEntry, ListingKind } from '../../src/domain/events/scope-listings';
 
 const ScopeUuid = z.string().regex(/^mc:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be mc:<lowercase uuid>');
 const name = z.string().trim().min(1).max(500);

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CatalogFile, ExtractedText } from '../../commands/catalog/catalog-events';
+import type { CatalogFile, ExtractedText } from '../../src/domain/events/catalog';
 import type { BlobStore } from '../../src/ports/blob-store';
 import type { FileIngest, ImportFile } from '../../src/ports/file-ingest';
-import { ImportRecordError } from '../../commands/import/record-importer';
+import { ImportRecordError } from '../../src/domain/errors';
 
 /** Text extraction of an original, by media type. Returns pages, or null when the type is not extractable. */
 export type Extractor = (content: Buffer, mimeType: string, name: string) => Promise<{ pages: string[]; method: ExtractedText['method'] } | null>;

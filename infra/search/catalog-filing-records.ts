@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
-import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
+import type { CatalogFilingFields } from '../../src/domain/events/catalog';
+import { CATALOG_FILINGS } from '../../src/read-models/catalog';
 import { UUID_ANY_CASE } from '../../src/domain/uuid';
 import type { FilingRecords } from '../../src/ports/filing-records';
 import { runStatement } from '../postgres/prepared';

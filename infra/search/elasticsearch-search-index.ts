@@ -1,6 +1,6 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import type { Knex } from 'knex';
-import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
+import type { CatalogFilingFields } from '../../src/domain/events/catalog';
 import type { IndexWriteContext, IndexedFiling, MatchRef, Passage, SearchHit, SearchIndex, SearchPage, SearchQuery, SortKey } from '../../src/ports/search-index';
 import { INDEX_MAPPINGS, INDEX_SETTINGS, KIND_FILING, filingDocId } from './elasticsearch/mapping';
 import { filterOnlyQuery, isTextual, pageQuery, rankingQuery, type TextQuery } from './elasticsearch/query';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
+import type { CatalogFilingFields } from '../../src/domain/events/catalog';
 import { queryPrepared, runStatement } from '../postgres/prepared';
 import { dropNotNull } from '../postgres/drop-not-null';
 import { passageText } from './elasticsearch/passage-text';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ArtifactEvent } from '../../commands/artifacts/artifact';
+import type { ArtifactEvent } from '../../src/domain/events/artifacts';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { ProjectionContext, Projector, TableNamer } from '../projector';
 import { ARTIFACTS_PROJECTION } from '../managed-filings/names';

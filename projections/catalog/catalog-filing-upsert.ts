@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { LIST_FIELDS } from './catalog-list-record';
+import { LIST_FIELDS } from '../../src/read-models/catalog-list-record';
 import { ident } from '../../infra/postgres/sql-ident';
 
 /** A catalog_filings row as the projector writes it: the stored list record plus the columns it leaves out. */

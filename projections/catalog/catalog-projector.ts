@@ -1,27 +1,16 @@
 import type { Knex } from 'knex';
-import { CATALOG_FILING_EVENT_TYPES, type CatalogFilingEvent } from '../../commands/catalog/catalog-events';
-import { sourceReferenceKey } from '../../commands/catalog/catalog-enums';
-import { CATALOG_PROJECTION } from '../../commands/catalog/catalog-filing-importer';
+import { CATALOG_FILING_EVENT_TYPES, type CatalogFilingEvent } from '../../src/domain/events/catalog';
+import { sourceReferenceKey } from '../../src/domain/catalog-enums';
 import { assertNever } from '../../src/domain/decider';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { GroupedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';
-import { CATALOG_RUN_GROUP } from './run-group';
+import { CATALOG_COMPANY_NAMES, CATALOG_FILINGS, CATALOG_PRODUCT_NAMES, CATALOG_PROJECTION, CATALOG_RUN_GROUP } from '../../src/read-models/catalog';
 import { upsertRows } from '../batch-sql';
-import { listRecordJson } from './catalog-list-record';
+import { listRecordJson } from '../../src/read-models/catalog-list-record';
 import { upsertCatalogFilings, type CatalogFilingWrite } from './catalog-filing-upsert';
 import { dropNotNull } from '../../infra/postgres/drop-not-null';
 import { createMissingIndex } from '../../infra/postgres/create-missing-index';
-
-export const CATALOG_FILINGS = 'catalog_filings';
-/**
- * Every company and product name the catalog has seen, one row each: `...Contains` matches its substring
- * here (a few thousand rows) instead of in every filing. Names are never removed (a filing renamed away
- * leaves its old name behind); a stale name matches no filing, so the list stays exact. `lower_name` is
- * stored: lower() of every name on every request was most of the look-up's time.
- */
-export const CATALOG_COMPANY_NAMES = 'catalog_company_names';
-export const CATALOG_PRODUCT_NAMES = 'catalog_product_names';
 
 /**
  * The state sort's indexes, one per direction: the spec breaks ties by id ascending both ways, and a state holds

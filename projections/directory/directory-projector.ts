@@ -1,26 +1,15 @@
 import type { Knex } from 'knex';
-import { CARRIER_EVENT_TYPES, type CarrierEvent } from '../../commands/directory/carrier';
-import { CARRIER_GROUP_EVENT_TYPES, type CarrierGroupEvent } from '../../commands/directory/carrier-group';
-import { DIRECTORY_PROJECTION } from '../../commands/directory/directory-importers';
-import { MGA_EVENT_TYPES, type MgaEvent } from '../../commands/directory/mga';
-import { PRODUCT_EVENT_TYPES, type ProductEvent } from '../../commands/directory/product';
-import { normalizeNaicGroupCode } from '../../commands/catalog/catalog-enums';
+import { CARRIER_EVENT_TYPES, type CarrierEvent, CARRIER_GROUP_EVENT_TYPES, type CarrierGroupEvent, MGA_EVENT_TYPES, type MgaEvent, PRODUCT_EVENT_TYPES, type ProductEvent } from '../../src/domain/events/directory';
+import { normalizeNaicGroupCode } from '../../src/domain/catalog-enums';
 import { assertNever } from '../../src/domain/decider';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { GroupedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';
-import { CATALOG_RUN_GROUP } from '../catalog/run-group';
+import { CATALOG_RUN_GROUP } from '../../src/read-models/catalog';
+import { DIR, DIRECTORY_PROJECTION } from '../../src/read-models/directory';
 import { upsertRows } from '../batch-sql';
 
 type DirectoryEvent = CarrierGroupEvent | CarrierEvent | MgaEvent | ProductEvent;
-
-export const DIR = {
-  groups: 'dir_carrier_groups',
-  carriers: 'dir_carriers',
-  mgas: 'dir_mgas',
-  products: 'dir_products',
-  availability: 'dir_product_availability',
-} as const;
 
 /** Lower-cased name and aliases, one per line: "name matches names and aliases" is one substring test. */
 const searchText = (name: string, aliases: string[] = []) => [name, ...aliases].join('\n').toLowerCase();

@@ -1,14 +1,12 @@
 import type { Knex } from 'knex';
-import { CATALOG_FILING_EVENT_TYPES, type CatalogFilingEvent } from '../../commands/catalog/catalog-events';
+import { CATALOG_FILING_EVENT_TYPES, type CatalogFilingEvent } from '../../src/domain/events/catalog';
 import { assertNever } from '../../src/domain/decider';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { GroupedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';
-import { CATALOG_RUN_GROUP } from '../catalog/run-group';
-import { downloadVersionOf } from './file-version';
+import { CATALOG_RUN_GROUP } from '../../src/read-models/catalog';
+import { downloadVersionOf, FILES_PROJECTION } from '../../src/read-models/files';
 import { lastByKey, upsertRows } from '../batch-sql';
-
-export const FILES_PROJECTION = 'catalog_files';
 
 /**
  * Stored files of catalog filings: the inventory (in the record's order), each file's text location

@@ -1,9 +1,6 @@
 import type { Knex } from 'knex';
-import type { ApiKeyEvent } from '../../commands/identity/api-key';
-import type { ScopeEvent } from '../../commands/identity/scope';
-import type { TenantEvent } from '../../commands/identity/tenant';
-import type { UserEvent } from '../../commands/identity/user';
-import { IDENTITY_PROJECTION } from '../../commands/identity/identity-commands';
+import type { ApiKeyEvent, ScopeEvent, TenantEvent, UserEvent } from '../../src/domain/events/identity';
+import { IDENTITY_PROJECTION } from '../../src/read-models/identity';
 import { assertNever } from '../../src/domain/decider';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { ProjectionContext, Projector, TableNamer } from '../projector';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { CommentState, ManagedFilingEvent } from '../../commands/managed-filings/managed-filing';
+import type { CommentState, ManagedFilingEvent } from '../../src/domain/events/managed-filings';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { ScriptedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';

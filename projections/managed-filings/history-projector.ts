@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { MANAGED_FILING_EVENT_TYPES } from '../../commands/managed-filings/managed-filing';
+import { MANAGED_FILING_EVENT_TYPES } from '../../src/domain/events/managed-filings';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { ScriptedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';

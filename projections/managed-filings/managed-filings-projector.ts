@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { ManagedFilingEvent } from '../../commands/managed-filings/managed-filing';
-import type { FilingFields } from '../../commands/managed-filings/filing-fields';
+import type { ManagedFilingEvent } from '../../src/domain/events/managed-filings';
+import type { FilingFields } from '../../src/domain/filing-fields';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { ScriptedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ScopeListingEvent } from '../../commands/scope-listings/scope-listing-entry';
+import type { ScopeListingEvent } from '../../src/domain/events/scope-listings';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { ProjectionContext, Projector, TableNamer } from '../projector';
 import { upsertRows } from '../batch-sql';

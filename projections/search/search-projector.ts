@@ -1,13 +1,11 @@
 import type { Knex } from 'knex';
-import { CATALOG_FILING_EVENT_TYPES, type CatalogFile, type CatalogFilingEvent } from '../../commands/catalog/catalog-events';
+import { CATALOG_FILING_EVENT_TYPES, type CatalogFile, type CatalogFilingEvent } from '../../src/domain/events/catalog';
 import { assertNever } from '../../src/domain/decider';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { BlobStore } from '../../src/ports/blob-store';
 import type { IndexedFiling, SearchDocument, SearchIndex } from '../../src/ports/search-index';
 import type { ProjectionContext, Projector, TableNamer } from '../projector';
-
-/** The search index's projection name: `ifrs import --wait` waits for it like any read model. */
-export const SEARCH_PROJECTION = 'search_index';
+import { SEARCH_PROJECTION } from '../../src/read-models/search';
 
 /** Splits the stored text (pages joined by form feeds) by its page map into 1-based pages. */
 export function pagesOf(text: Buffer, pageStarts: number[]): SearchDocument['pages'] {

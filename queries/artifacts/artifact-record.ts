@@ -1,5 +1,5 @@
-import type { ArtifactState } from '../../commands/artifacts/artifact';
-import { currentVersion } from '../../commands/artifacts/artifact';
+import type { ArtifactState } from '../../src/domain/artifact-state';
+import { currentVersion } from '../../src/domain/artifact-state';
 import { z } from '../../src/http/zod';
 
 /** The facts the contract's artifact record is made of, from decided state or from the read model. */

@@ -3,18 +3,17 @@ import {
   CATALOG_SOURCES,
   FILING_TYPES_NORMALIZED,
   NORMALIZED_OUTCOMES,
+  isIsoDateFast as isIsoDate,
   sourceReferenceKey,
-} from '../../commands/catalog/catalog-enums';
-import { isIsoDateFast as isIsoDate } from '../../commands/catalog/catalog-filing-fast-check';
+} from '../../src/domain/catalog-enums';
 import { forbidden, invalidRequest } from '../../src/domain/errors';
 import { canViewSerff, type Principal } from '../../src/domain/principal';
 import { cursorParam, qInt, qList, qScalar } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
 import { carrierFilterCodes, groupFilterCodes } from '../directory/directory-resolution';
-import { CATALOG_COMPANY_NAMES, CATALOG_PRODUCT_NAMES } from '../../projections/catalog/catalog-projector';
+import { CATALOG_COMPANY_NAMES, CATALOG_PRODUCT_NAMES } from '../../src/read-models/catalog';
 import type { SortKey } from './keyset';
-import { containsPattern, namesContaining } from './names-containing';
-import type { NameColumn, NameMatcher } from './catalog-names-cache';
+import { containsPattern, namesContaining, type NameColumn, type NameMatcher } from './names-containing';
 import type { SqlParams } from './sql-params';
 import { ident } from '../../infra/postgres/sql-ident';
 

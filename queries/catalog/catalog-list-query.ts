@@ -1,4 +1,4 @@
-import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
+import { CATALOG_FILINGS } from '../../src/read-models/catalog';
 import type { CatalogFilter } from './catalog-filters';
 import { orderBySql, pageBranches, type KeysetPosition, type SortKey } from './keyset';
 import { SqlParams, whereClause } from './sql-params';

@@ -1,17 +1,9 @@
 import type { Knex } from 'knex';
 import { runStatement } from '../../infra/postgres/prepared';
 import { ident } from '../../infra/postgres/sql-ident';
-import { CATALOG_PROJECTION } from '../../commands/catalog/catalog-filing-importer';
-import { CATALOG_COMPANY_NAMES, CATALOG_PRODUCT_NAMES } from '../../projections/catalog/catalog-projector';
+import { CATALOG_PROJECTION, CATALOG_COMPANY_NAMES, CATALOG_PRODUCT_NAMES } from '../../src/read-models/catalog';
 import type { CatalogListStatement } from './catalog-list-query';
-
-export type NameColumn = 'company_name' | 'product_name';
-
-/** Matches a `...Contains` term against the catalog's distinct names (see CatalogNames). */
-export interface NameMatcher {
-  /** The names containing `term` (case-insensitive, literal), in a fixed order; null when more than `max` do. */
-  matching(column: NameColumn, term: string, max: number): string[] | null;
-}
+import type { NameColumn, NameMatcher } from './names-containing';
 
 /**
  * The version of the names tables: the transaction that last wrote the catalog projection's checkpoint

@@ -1,8 +1,7 @@
 import { z } from '../../src/http/zod';
-import { FILING_TYPES_NORMALIZED, NORMALIZED_OUTCOMES, sourceReferenceKey } from '../../commands/catalog/catalog-enums';
-import { LIST_FIELDS } from '../../projections/catalog/catalog-list-record';
+import { FILING_TYPES_NORMALIZED, NORMALIZED_OUTCOMES, sourceReferenceKey, isIsoDateFast as isIsoDate } from '../../src/domain/catalog-enums';
+import { LIST_FIELDS } from '../../src/read-models/catalog-list-record';
 import type { KeysetPosition, SortKey } from './keyset';
-import { isIsoDateFast as isIsoDate } from '../../commands/catalog/catalog-filing-fast-check';
 
 export interface CatalogRow {
   id: string;

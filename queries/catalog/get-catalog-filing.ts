@@ -3,7 +3,7 @@ import { notFound } from '../../src/domain/errors';
 import { canViewSerff } from '../../src/domain/principal';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
-import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
+import { CATALOG_FILINGS } from '../../src/read-models/catalog';
 import { CatalogFilingDetail, toCatalogFilingDetail, type CatalogRow } from './catalog-record';
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;

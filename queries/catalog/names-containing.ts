@@ -2,6 +2,14 @@ import type { Knex } from 'knex';
 import { queryPreparedSql } from '../../infra/postgres/prepared';
 import { ident } from '../../infra/postgres/sql-ident';
 
+export type NameColumn = 'company_name' | 'product_name';
+
+/** Matches a `...Contains` term against the catalog's distinct names (see CatalogNames). */
+export interface NameMatcher {
+  /** The names containing `term` (case-insensitive, literal), in a fixed order; null when more than `max` do. */
+  matching(column: NameColumn, term: string, max: number): string[] | null;
+}
+
 /** `%` and `_` matched literally by LIKE (with the default escape character, the backslash). */
 export function likeLiteral(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);

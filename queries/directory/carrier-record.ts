@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { DIR } from '../../projections/directory/directory-projector';
+import { DIR } from '../../src/read-models/directory';
 
 export interface CarrierListRow {
   id: string;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { normalizeNaicGroupCode } from '../../commands/catalog/catalog-enums';
+import { normalizeNaicGroupCode } from '../../src/domain/catalog-enums';
 import { notFound } from '../../src/domain/errors';
-import { DIR } from '../../projections/directory/directory-projector';
+import { DIR } from '../../src/read-models/directory';
 
 export interface CarrierRow {
   id: string;

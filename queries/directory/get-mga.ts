@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { DIR } from '../../projections/directory/directory-projector';
+import { DIR } from '../../src/read-models/directory';
 import { notFound } from '../../src/domain/errors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';

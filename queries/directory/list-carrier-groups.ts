@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { DIR } from '../../projections/directory/directory-projector';
+import { DIR } from '../../src/read-models/directory';
 import type { CursorService } from '../../src/http/cursors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { cursorParam, qInt, qList, qScalar } from '../../src/http/validation';

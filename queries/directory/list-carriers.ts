@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
+import { CATALOG_FILINGS } from '../../src/read-models/catalog';
 import type { CursorService } from '../../src/http/cursors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { cursorParam, qInt, qList, qScalar } from '../../src/http/validation';

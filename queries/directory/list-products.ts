@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { DIR } from '../../projections/directory/directory-projector';
-import { MGA_SLUG } from '../../commands/directory/directory-record-schemas';
+import { DIR } from '../../src/read-models/directory';
+import { MGA_SLUG } from '../../src/domain/directory-records';
 import type { CursorService } from '../../src/http/cursors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { cursorParam, qBool, qInt, qList } from '../../src/http/validation';

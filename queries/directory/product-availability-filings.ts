@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
-import { DIR } from '../../projections/directory/directory-projector';
+import { CATALOG_FILINGS } from '../../src/read-models/catalog';
+import { DIR } from '../../src/read-models/directory';
 import { notFound } from '../../src/domain/errors';
 import { canViewSerff } from '../../src/domain/principal';
 import { defineRoute, type RouteModule } from '../../src/http/route';

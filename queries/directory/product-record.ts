@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { DIR } from '../../projections/directory/directory-projector';
-import type { AvailabilityRow, Citation, ProductClaim } from '../../commands/directory/directory-records';
+import { DIR } from '../../src/read-models/directory';
+import type { AvailabilityRow, Citation, ProductClaim } from '../../src/domain/directory-records';
 import { UUID_ANY_CASE } from '../../src/domain/uuid';
 
 export interface ProductRow {

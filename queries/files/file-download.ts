@@ -5,7 +5,7 @@ import type { SignedUrls } from '../../src/http/signed-urls';
 import type { DirectTransfers } from '../../src/ports/direct-transfers';
 import { qScalar } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
-import { downloadVersionOf } from '../../projections/files/file-version';
+import { downloadVersionOf } from '../../src/read-models/files';
 import { contentDisposition, contentTypeOf } from './download-headers';
 import type { FilesReadModel } from './files-read-model';
 

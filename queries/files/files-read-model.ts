@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ExtractedText, FileRole } from '../../commands/catalog/catalog-events';
+import type { ExtractedText, FileRole } from '../../src/domain/events/catalog';
 import { notFound } from '../../src/domain/errors';
 import { runStatement } from '../../infra/postgres/prepared';
 import { canViewSerff, type Principal } from '../../src/domain/principal';

@@ -1,4 +1,4 @@
-import type { Attachment, ItemState } from '../../commands/managed-filings/managed-filing';
+import type { Attachment, ItemState } from '../../src/domain/events/managed-filings';
 import type { ArtifactRef } from './reference-lookups';
 
 /**

@@ -1,7 +1,7 @@
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { qScalar } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
-import { DISPOSITIONS, FILING_TYPES, REVIEW_TYPES, SCHEDULE_TYPES } from '../../commands/managed-filings/filing-fields';
+import { DISPOSITIONS, FILING_TYPES, REVIEW_TYPES, SCHEDULE_TYPES } from '../../src/domain/filing-fields';
 import { SUB_TOI_CODES, TOI_CODES } from '../../src/domain/toi-codes';
 
 const FIELDS = ['filingType', 'reviewType', 'toiCode', 'subToiCode', 'disposition', 'scheduleType'] as const;

@@ -3,7 +3,7 @@ import { forbidden, notFound } from '../../src/domain/errors';
 import type { Principal, ScopeRole } from '../../src/domain/principal';
 import { runStatement } from '../../infra/postgres/prepared';
 import type { CommandGuard } from '../../commands/command-handler';
-import type { ManagedFilingState } from '../../commands/managed-filings/managed-filing';
+import type { ManagedFilingState } from '../../src/domain/managed-filing-state';
 import { artifactIdsOf, currentArtifactsFromJson, currentArtifactsSql, type CurrentArtifact } from './current-artifacts';
 
 export interface Permissions {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { FilingFields } from '../../commands/managed-filings/filing-fields';
-import type { ListingKind } from '../../commands/scope-listings/scope-listing-entry';
+import type { FilingFields } from '../../src/domain/filing-fields';
+import type { ListingKind } from '../../src/domain/events/scope-listings';
 import { invalidRequest, type ErrorDetail } from '../../src/domain/errors';
 import type { Principal, ScopeRole } from '../../src/domain/principal';
 import { runStatement } from '../../infra/postgres/prepared';

@@ -1,5 +1,5 @@
 import { z } from '../../src/http/zod';
-import { DISPOSITIONS, FILING_TYPES, REVIEW_TYPES, SCHEDULE_TYPES } from '../../commands/managed-filings/filing-fields';
+import { DISPOSITIONS, FILING_TYPES, REVIEW_TYPES, SCHEDULE_TYPES } from '../../src/domain/filing-fields';
 import { TOI_CODES, SUB_TOI_CODES } from '../../src/domain/toi-codes';
 import { SCOPE_PATTERN } from './filing-access';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ListingKind } from '../../commands/scope-listings/scope-listing-entry';
+import type { ListingKind } from '../../src/domain/events/scope-listings';
 import type { CursorService } from '../../src/http/cursors';
 import { defineRoute, type RouteModule, type RouteSpec } from '../../src/http/route';
 import { cursorParam, qInt, qScalar } from '../../src/http/validation';

@@ -1,4 +1,4 @@
-import { isIsoDate } from '../../commands/catalog/catalog-enums';
+import { isIsoDate } from '../../src/domain/catalog-enums';
 import type { IndexFilter } from '../../src/ports/search-index';
 
 /**

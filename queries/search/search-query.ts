@@ -1,4 +1,4 @@
-import type { CatalogSource } from '../../commands/catalog/catalog-events';
+import type { CatalogSource } from '../../src/domain/events/catalog';
 import type { SearchQuery, SortKey } from '../../src/ports/search-index';
 import { isNarrowing, toIndexFilter, type RawFilter } from './search-filters';
 

@@ -52,3 +52,6 @@ export class DomainError extends Error {
     super(message);
   }
 }
+
+/** A bad import line (its reason is the line's error): thrown by importers and by the file ingest adapter. */
+export class ImportRecordError extends Error {}

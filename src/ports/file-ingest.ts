@@ -1,4 +1,4 @@
-import type { CatalogFile, FileRole } from '../../commands/catalog/catalog-events';
+import type { CatalogFile, FileRole } from '../domain/events/catalog';
 
 /** A FILE of an import record (OPERATIONS.md), as given. */
 export interface ImportFile {

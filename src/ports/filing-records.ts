@@ -1,4 +1,4 @@
-import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
+import type { CatalogFilingFields } from '../domain/events/catalog';
 
 /**
  * The catalog records (without `description`) of filings, by id: what a search result shows of each

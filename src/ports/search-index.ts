@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { CatalogFilingFields, CatalogSource } from '../../commands/catalog/catalog-events';
+import type { CatalogFilingFields, CatalogSource } from '../domain/events/catalog';
 
 /**
  * Document search over catalog filings. The search projector feeds it (one filing with its per-page

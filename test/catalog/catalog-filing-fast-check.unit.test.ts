@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { generatedFiling } from '../../bench/catalog-generator';
-import { isIsoDate } from '../../commands/catalog/catalog-enums';
-import { fastCatalogFilingRecord, isIsoDateFast } from '../../commands/catalog/catalog-filing-fast-check';
-import { catalogFilingRecord, parseCatalogFilingRecord } from '../../commands/catalog/catalog-filing-record';
-import { ImportRecordError } from '../../commands/import/record-importer';
+import { isIsoDate, isIsoDateFast } from '../../src/domain/catalog-enums';
+import { fastCatalogFilingRecord } from '../../commands/catalog/catalog-filing-fast-check';
+import { parseCatalogFilingRecord } from '../../commands/catalog/catalog-filing-record';
+import { catalogFilingRecord } from '../../commands/catalog/catalog-filing-schema';
+import { ImportRecordError } from '../../src/domain/errors';
 import { parseRecord } from '../../commands/import/record-schema';
 import { catalogFiling } from '../support/catalog-records';
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
-import { CATALOG_FILINGS, CatalogProjector } from '../../projections/catalog/catalog-projector';
-import { LIST_RECORD_SQL } from '../../projections/catalog/catalog-list-record';
+import type { CatalogFilingFields } from '../../src/domain/events/catalog';
+import { CatalogProjector } from '../../projections/catalog/catalog-projector';
+import { CATALOG_FILINGS } from '../../src/read-models/catalog';
+import { LIST_RECORD_SQL } from '../../src/read-models/catalog-list-record';
 import { toCatalogFiling, type CatalogRow } from '../../queries/catalog/catalog-record';
 import { aFiling } from '../files/catalog-filing-mother';
 // The app's pg type parsers (dates as the YYYY-MM-DD text the detail returns).

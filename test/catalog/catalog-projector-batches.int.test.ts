@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import type { CatalogFile, CatalogFilingFields } from '../../commands/catalog/catalog-events';
+import type { CatalogFile, CatalogFilingFields } from '../../src/domain/events/catalog';
 import { CatalogProjector } from '../../projections/catalog/catalog-projector';
 import { FilesProjector } from '../../projections/files/files-projector';
 import { aFiling } from '../files/catalog-filing-mother';
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/util/logger';
 import { openRuntime } from '../../src/runtime';
-import { CATALOG_FILINGS } from '../../projections/catalog/catalog-projector';
+import { CATALOG_FILINGS } from '../../src/read-models/catalog';
 import { freshDatabaseUrl } from '../support/postgres';
 
 function aFile(o: Partial<CatalogFile> = {}): CatalogFile {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { CatalogProjector } from '../../projections/catalog/catalog-projector';
 import { DirectoryProjector } from '../../projections/directory/directory-projector';
 import { FilesProjector } from '../../projections/files/files-projector';
-import { CATALOG_RUN_GROUP } from '../../projections/catalog/run-group';
+import { CATALOG_RUN_GROUP } from '../../src/read-models/catalog';
 
 describe('catalog projectors: run group', () => {
   it('rule: the catalog, files and directory read models that an import writes run as one group (one log read and one transaction per batch)', () => {

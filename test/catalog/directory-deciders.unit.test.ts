@@ -1,10 +1,10 @@
 import { catalogFilingDecider } from '../../commands/catalog/catalog-filing';
-import type { CatalogFilingFields } from '../../commands/catalog/catalog-events';
+import type { CatalogFilingFields } from '../../src/domain/events/catalog';
 import { carrierDecider } from '../../commands/directory/carrier';
 import { carrierGroupDecider } from '../../commands/directory/carrier-group';
 import { mgaDecider } from '../../commands/directory/mga';
 import { productDecider } from '../../commands/directory/product';
-import type { CarrierRecord, ProductRecord } from '../../commands/directory/directory-records';
+import type { CarrierRecord, ProductRecord } from '../../src/domain/directory-records';
 import { spec } from '../support/decider-spec';
 
 

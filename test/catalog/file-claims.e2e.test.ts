@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { catalogFiling, file, importRecords } from '../support/catalog-records';
 import { client, makeCaller, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
-import { FILES_PROJECTION } from '../../projections/files/files-projector';
-import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
+import { FILES_PROJECTION } from '../../src/read-models/files';
+import { SEARCH_PROJECTION } from '../../src/read-models/search';
 
 type Rec = Record<string, any>;
 const filingRecord = (o: Rec): Rec => catalogFiling(o);

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { CommandHandler } from '../../commands/command-handler';
 import { catalogFilingDecider, type CatalogFilingCommand } from '../../commands/catalog/catalog-filing';
-import type { CatalogFile, CatalogFilingFields } from '../../commands/catalog/catalog-events';
+import type { CatalogFile, CatalogFilingFields } from '../../src/domain/events/catalog';
 import { catalogFileClaims } from '../../commands/catalog/file-claims';
 import { BatchedAppender } from '../../commands/import/batched-appender';
 import type { EventStore } from '../../src/ports/event-store';

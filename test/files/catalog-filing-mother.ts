@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import PDFDocument from 'pdfkit';
-import type { CatalogFile, CatalogFilingFields } from '../../commands/catalog/catalog-events';
+import type { CatalogFile, CatalogFilingFields } from '../../src/domain/events/catalog';
 import type { Runtime } from '../../src/runtime';
 import type { FileIngest, ImportFile } from '../../src/ports/file-ingest';
 import { TOKENS } from '../../src/ports/tokens';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Client } from '@elastic/elasticsearch';
-import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
+import { SEARCH_PROJECTION } from '../../src/read-models/search';
 import { client, makeCaller, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { dropTestIndexes, testElasticsearchUrl, uniqueAlias } from '../support/elasticsearch';
 import { aFiling, aTextFile, importFiling, type ImportedFiling } from './catalog-filing-mother';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Client } from '@elastic/elasticsearch';
-import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
+import { SEARCH_PROJECTION } from '../../src/read-models/search';
 import { carrier, carrierGroup, catalogFiling, file, importRecords } from '../support/catalog-records';
 import { dropTestIndexes, testElasticsearchUrl, uniqueAlias } from '../support/elasticsearch';
 import { client, makeCaller, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';

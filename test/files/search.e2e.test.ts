@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { client, makeCaller, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { aContentFile, aFiling, aTextFile, importFiling, pdfOf, type ImportedFiling } from './catalog-filing-mother';
-import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
-import { FILES_PROJECTION } from '../../projections/files/files-projector';
+import { SEARCH_PROJECTION } from '../../src/read-models/search';
+import { FILES_PROJECTION } from '../../src/read-models/files';
 import { carrier, carrierGroup, importRecords } from '../support/catalog-records';
 
 describe('POST /insurance/filings/search and /filings/search', () => {

@@ -6,7 +6,7 @@ import type http from 'node:http';
 import type { Knex } from 'knex';
 import { runImport } from '../../commands/import/import-cli';
 import { PostgresSearchIndex } from '../../infra/search/postgres-search-index';
-import { SEARCH_PROJECTION } from '../../projections/search/search-projector';
+import { SEARCH_PROJECTION } from '../../src/read-models/search';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/util/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
-import type { ItemState } from '../../commands/managed-filings/managed-filing';
+import type { ItemState } from '../../src/domain/events/managed-filings';
 import { artifactIdsOf, currentArtifactsFromJson, withCurrentArtifacts } from '../../queries/managed-filings/current-artifacts';
 import { ReferenceLookups, type ArtifactRef } from '../../queries/managed-filings/reference-lookups';
 

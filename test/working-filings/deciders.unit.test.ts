@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
-import { artifactDecider, type ArtifactEvent } from '../../commands/artifacts/artifact';
-import { completeFields } from '../../commands/managed-filings/filing-fields';
-import { managedFilingDecider, type ManagedFilingEvent } from '../../commands/managed-filings/managed-filing';
+import { artifactDecider } from '../../commands/artifacts/artifact';
+import type { ArtifactEvent } from '../../src/domain/events/artifacts';
+import { completeFields } from '../../src/domain/filing-fields';
+import { managedFilingDecider } from '../../commands/managed-filings/managed-filing';
+import type { ManagedFilingEvent } from '../../src/domain/events/managed-filings';
 import { scopeListingDecider } from '../../commands/scope-listings/scope-listing-entry';
 import { fold, type Decider } from '../../src/domain/decider';
 import { DomainError } from '../../src/domain/errors';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { FILING_TYPES_NORMALIZED, NORMALIZED_OUTCOMES } from '../../commands/catalog/catalog-enums';
+import { FILING_TYPES_NORMALIZED, NORMALIZED_OUTCOMES } from '../../src/domain/catalog-enums';
 import { parseCatalogFilingRecord } from '../../commands/catalog/catalog-filing-record';
-import { DISPOSITIONS, FILING_TYPES, REVIEW_TYPES, SCHEDULE_TYPES, completeFields } from '../../commands/managed-filings/filing-fields';
+import { DISPOSITIONS, FILING_TYPES, REVIEW_TYPES, SCHEDULE_TYPES, completeFields } from '../../src/domain/filing-fields';
 import { managedFilingDecider } from '../../commands/managed-filings/managed-filing';
 import { CatalogListQuery } from '../../queries/catalog/catalog-filters';
 import { CreateFilingBody, PatchFilingBody, PatchItemBody } from '../../queries/managed-filings/schemas';

@@ -1,4 +1,4 @@
-import type { CatalogFilingFields } from '../../../commands/catalog/catalog-events';
+import type { CatalogFilingFields } from '../../../src/domain/events/catalog';
 import type { IndexedFiling } from '../../../src/ports/search-index';
 import { recordOf, segments } from '../postgres-search-index';
 import { KIND_FILING, KIND_PAGE, pageDocId } from './mapping';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { CatalogFilingFields } from '../../../commands/catalog/catalog-events';
+import type { CatalogFilingFields } from '../../../src/domain/events/catalog';
 import type { IndexedFiling } from '../../../src/ports/search-index';
 
 /**

@@ -1,5 +1,12 @@
 /** Directory records as imported (OPERATIONS.md), after validation and normalization. */
 
+const CODE = '[A-Za-z0-9][A-Za-z0-9_-]*';
+export const CARRIER_ID = new RegExp(`^carrier_(?!group_)${CODE}$`);
+export const CARRIER_GROUP_ID = new RegExp(`^carrier_group_${CODE}$`);
+export const PRODUCT_ID = new RegExp(`^product_${CODE}$`);
+/** MGA slugs: lowercase letters and digits joined by single hyphens (the products filter's format). */
+export const MGA_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
 export interface Identifier {
   scheme: string;
   value: string;

@@ -1,4 +1,7 @@
-import type { CatalogFile } from '../../commands/catalog/catalog-events';
+import type { CatalogFile } from '../domain/events/catalog';
+
+/** The stored files' read model (inventory, text locations, every content version): what an import waits for. */
+export const FILES_PROJECTION = 'catalog_files';
 
 /**
  * The opaque version a download pins (`File-Version-Id`): the source's versionId when the record gives

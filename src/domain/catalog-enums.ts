@@ -26,6 +26,22 @@ export function isIsoDate(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** `isIsoDate` by arithmetic (proleptic Gregorian calendar, as Date uses) instead of through a Date. */
+export function isIsoDateFast(s: string): boolean {
+  const m = ISO_DATE.exec(s);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  // No year 0: Postgres's date has none (isIsoDate).
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]);
+}
+
 /**
  * Florida file log numbers are stored without the `FL-` prefix (the search API's tracking numbers
  * carry it): accepting it on input and stripping it keeps both spellings pointing at one filing.
