@@ -9,10 +9,10 @@ import { isStorableText } from '../../src/domain/storable-text';
 import type { BlobStore } from '../../src/ports/blob-store';
 import type { SignedUrls } from '../../src/http/signed-urls';
 import type { DirectTransfers } from '../../src/ports/direct-transfers';
-import type { FilingAccessService } from '../../queries/managed-filings/filing-access';
-import type { ReferenceLookups } from '../../queries/managed-filings/reference-lookups';
-import { artifactRecord, viewFromState } from '../../queries/artifacts/artifact-record';
-import { ARTIFACTS_PROJECTION } from '../../projections/managed-filings/names';
+import type { FilingAccessService } from '../../src/read-models/working-filings/filing-access';
+import type { ReferenceLookups } from '../../src/read-models/working-filings/reference-lookups';
+import { artifactRecord, viewFromState } from '../../src/read-models/artifacts/artifact-record';
+import { ARTIFACTS_PROJECTION } from '../../src/read-models/projection-names';
 import { artifactDecider, UploadFailure } from './artifact';
 import { UPLOAD_TOKEN_TTL_SECONDS, type UploadGrant, type UploadTokens } from './upload-tokens';
 

@@ -1,7 +1,7 @@
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
-import { ScopeString, Uuid } from '../../queries/managed-filings/schemas';
-import { Artifact } from '../../queries/artifacts/artifact-record';
+import { ScopeString, Uuid } from '../../src/http/schemas/working-filings';
+import { Artifact } from '../../src/http/schemas/artifact';
 import { MAX_UPLOAD_BYTES, type UploadCommands } from './upload-commands';
 
 const BeginBody = z

@@ -4,8 +4,8 @@ import { ImportRecordError, type ImportContext, type ImportOutcome, type RecordI
 import { assertStorableText } from '../import/record-schema';
 import { DomainError } from '../../src/domain/errors';
 import { z } from '../../src/http/zod';
-import { SCOPE_LISTINGS_PROJECTION } from '../../projections/managed-filings/names';
-import { Uuid } from '../../queries/managed-filings/schemas';
+import { SCOPE_LISTINGS_PROJECTION } from '../../src/read-models/projection-names';
+import { Uuid } from '../../src/http/schemas/working-filings';
 import { scopeListingDecider, STREAM_CATEGORY, type ListingEntry, type ListingKind } from './scope-listing-entry';
 
 const ScopeUuid = z.string().regex(/^mc:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be mc:<lowercase uuid>');

@@ -21,8 +21,8 @@ import { ManagedFilingCommentsProjector } from '../../projections/managed-filing
 import { ManagedFilingHistoryProjector } from '../../projections/managed-filings/history-projector';
 import { ScopeListingsProjector } from '../../projections/scope-listings/scope-listings-projector';
 import { ArtifactsProjector } from '../../projections/artifacts/artifacts-projector';
-import { FilingAccessService } from '../../queries/managed-filings/filing-access';
-import { ReferenceLookups } from '../../queries/managed-filings/reference-lookups';
+import { FilingAccessService } from '../read-models/working-filings/filing-access';
+import { ReferenceLookups } from '../read-models/working-filings/reference-lookups';
 import { FilingDetailRoute } from '../../queries/managed-filings/filing-detail-route';
 import { FilingListRoute } from '../../queries/managed-filings/filing-list-route';
 import { ItemListRoute } from '../../queries/managed-filings/item-list-route';

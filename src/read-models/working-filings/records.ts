@@ -1,6 +1,6 @@
-import type { FilingFields, FilingMode } from '../../commands/managed-filings/filing-fields';
-import { displayNameOf } from '../../commands/managed-filings/filing-fields';
-import type { CommentState, ItemState, ManagedFilingState, ThreadStatus } from '../../commands/managed-filings/managed-filing';
+import type { FilingFields, FilingMode } from '../../../commands/managed-filings/filing-fields';
+import { displayNameOf } from '../../../commands/managed-filings/filing-fields';
+import type { CommentState, ItemState, ManagedFilingState, ThreadStatus } from '../../../commands/managed-filings/managed-filing';
 import type { Permissions } from './filing-access';
 
 /** The contract's record shapes, built from read-model rows (queries) or decided state (write answers). */
