@@ -3,7 +3,8 @@ import type { RecordedEvent } from '../../src/domain/events';
 import type { Logger } from '../../src/util/logger';
 import type { BlobStore } from '../../src/ports/blob-store';
 import type { Bus, BusWorker, Consumer } from '../../src/ports/bus';
-import { joinPages, type Extractor } from '../../infra/files/file-ingest';
+import type { Extractor } from '../../src/ports/file-ingest';
+import { joinPages } from '../../src/domain/text-pages';
 import { artifactDecider, type ArtifactEvent } from './artifact';
 import { artifactStream } from './upload-commands';
 
