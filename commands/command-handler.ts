@@ -1,10 +1,11 @@
-import type { AppendGuard, EventStore } from '../src/ports/event-store';
+import type { EventStore } from '../src/ports/event-store';
+import type { CommandGuard } from '../src/ports/command-guard';
 import type { Decider } from '../src/domain/decider';
 import { fold, type EventLike } from '../src/domain/decider';
 import { ExpectedVersionConflict } from '../src/domain/errors';
 import type { EventMetadata, LogPosition, NewEvent } from '../src/domain/events';
 import type { Logger } from '../src/util/logger';
-import type { ProjectionEngine } from '../projections/engine';
+import type { ProjectionWaits } from '../src/ports/projection-waits';
 import type { StreamStateCache } from './stream-state-cache';
 import { IDEMPOTENCY_METADATA_KEY, appendStarting, type WriteTrace } from '../src/ports/write-trace';
 
@@ -18,25 +19,6 @@ export interface CommandOptions {
   newStream?: boolean;
   /** The request's write trace (it holds an Idempotency-Key): its appends are marked and reported there. */
   trace?: WriteTrace;
-}
-
-/**
- * A command's precondition on the read side (the caller's permission, say). Where the store can, it
- * is checked inside the append's own statement (one round trip instead of two); elsewhere, and
- * whenever the command appends nothing, `check` runs it on its own. Its refusals come before the
- * decider's, as a check made before deciding would give them.
- */
-export interface CommandGuard<G, S = unknown> {
-  /**
-   * The rule as SQL for `EventStore.appendGuarded`. A function gets the state the command's events
-   * lead to: the guard's row can then also carry a look-up over ids that state names (what the
-   * answer shows), in the same round trip.
-   */
-  append: AppendGuard | ((after: S) => AppendGuard);
-  /** What the command needs from an `ok` row of `append`. */
-  fromRow(row: Record<string, unknown>): G;
-  /** The same rule on its own: throws the refusal's error (404, 403, 400...), returns what fromRow would otherwise. */
-  check(): Promise<G>;
 }
 
 export interface CachedCommandOptions<S, G = undefined> extends CommandOptions {
@@ -70,7 +52,7 @@ export interface CommandResult<S, E, G = undefined> {
 export class CommandHandler {
   constructor(
     private readonly store: EventStore,
-    private readonly engine: ProjectionEngine | null,
+    private readonly engine: ProjectionWaits | null,
     private readonly log: Logger,
     private readonly rywTimeoutMs = 5000,
   ) {}

@@ -9,6 +9,7 @@ import type { Projector, TableNamer } from './projector';
 import type { SqlStatement } from './batch-sql';
 import { runScript } from '../infra/postgres/sql-script';
 import { ifAdvisoryLockFree, withSharedAdvisoryLock } from '../infra/postgres/advisory-locks';
+import type { ProjectionWaits } from '../src/ports/projection-waits';
 
 const SHADOW = '__rb';
 const SCHEMA_LOCK = 7262612;
@@ -147,7 +148,7 @@ export interface RebuildProgress {
  * several processes may compete for one projector: the checkpoint row is locked, and a runner whose
  * starting point moved under it rolls back and rereads.
  */
-export class ProjectionEngine {
+export class ProjectionEngine implements ProjectionWaits {
   private readonly byName = new Map<string, Projector>();
   private readonly positions = new Map<string, LogPosition>();
   /** Read-your-writes waits per projector, released by the batch that reaches their position. */

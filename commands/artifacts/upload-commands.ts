@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
-import type { Request } from 'express';
 import type { CommandHandler } from '../command-handler';
 import { AppError, DomainError, forbidden, invalidRequest, notFound } from '../../src/domain/errors';
 import type { Principal } from '../../src/domain/principal';
@@ -9,10 +8,10 @@ import { isStorableText } from '../../src/domain/storable-text';
 import type { BlobStore } from '../../src/ports/blob-store';
 import type { SignedUrls } from '../../src/http/signed-urls';
 import type { DirectTransfers } from '../../src/ports/direct-transfers';
-import type { FilingAccessService } from '../../queries/managed-filings/filing-access';
-import type { ReferenceLookups } from '../../queries/managed-filings/reference-lookups';
-import { artifactRecord, viewFromState } from '../../queries/artifacts/artifact-record';
-import { ARTIFACTS_PROJECTION } from '../../projections/managed-filings/names';
+import type { FilingAccessService } from '../../src/read-models/working-filings/filing-access';
+import type { ReferenceLookups } from '../../src/read-models/working-filings/reference-lookups';
+import { artifactRecord, viewFromState } from '../../src/read-models/artifacts/artifact-record';
+import { ARTIFACTS_PROJECTION } from '../../src/read-models/projection-names';
 import { artifactDecider, UploadFailure } from './artifact';
 import { UPLOAD_TOKEN_TTL_SECONDS, type UploadGrant, type UploadTokens } from './upload-tokens';
 
@@ -55,7 +54,8 @@ export class UploadCommands {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async begin(p: Principal, input: { scope: string; name: string; mimeType: string; size: number; artifactId?: string }, req: Request) {
+  /** `baseUrl`: the scheme and host the request came to; the signed address is under it unless PUBLIC_BASE_URL is set. */
+  async begin(p: Principal, input: { scope: string; name: string; mimeType: string; size: number; artifactId?: string }, baseUrl: string) {
     const grant = await this.access.editableScope(p, input.scope);
     if (input.artifactId && !(await this.lookups.artifacts(grant.scopeId, [input.artifactId])).has(input.artifactId)) {
       throw notFound('The artifact does not exist in this scope or is not visible to this caller.');
@@ -77,7 +77,7 @@ export class UploadCommands {
     const ttl = exp - Math.floor(this.now().getTime() / 1000);
     if (this.direct) return { uploadToken, uploadUrl: await this.direct.uploadUrl(uploadId, ttl), expiresAt: new Date(exp * 1000).toISOString() };
     const s = this.signed.sign('PUT', SIGNED_UPLOAD_PREFIX + uploadToken, ttl, this.now().getTime());
-    return { uploadToken, uploadUrl: this.signed.absolute(req, s.url), expiresAt: s.expiresAt.toISOString() };
+    return { uploadToken, uploadUrl: this.signed.absoluteFrom(baseUrl, s.url), expiresAt: s.expiresAt.toISOString() };
   }
 
   /**

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { Request } from 'express';
 import type { Runtime } from '../../src/runtime';
 import { TOKENS } from '../../src/ports/tokens';
 import { WF_TOKENS } from '../../src/features/working-filings';
@@ -135,8 +134,7 @@ function scopeListings(seed: number, scope: string) {
  * handler; object storage's: a PUT to the storage host, as a client would), completion.
  */
 async function upload(uploads: UploadCommands, p: Principal, scope: string, name: string, mimeType: string, bytes: Buffer): Promise<string> {
-  const fakeReq = { protocol: 'http', get: () => 'localhost' } as unknown as Request;
-  const begun = await uploads.begin(p, { scope, name, mimeType, size: bytes.length }, fakeReq);
+  const begun = await uploads.begin(p, { scope, name, mimeType, size: bytes.length }, 'http://localhost');
   const url = new URL(begun.uploadUrl);
   if (url.pathname.startsWith(SIGNED_UPLOAD_PREFIX)) {
     await uploads.receive(begun.uploadToken, Object.fromEntries(url.searchParams), String(bytes.length), Readable.from([bytes]));

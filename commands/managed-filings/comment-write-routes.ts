@@ -1,6 +1,6 @@
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
-import { Comment, CommentParams, FilingIdParams, NullableUuid } from '../../queries/managed-filings/schemas';
+import { Comment, CommentParams, FilingIdParams, NullableUuid } from '../../src/http/schemas/working-filings';
 import type { ManagedFilingCommands } from './managed-filing-commands';
 
 const Body = z.string().min(1).max(20000);

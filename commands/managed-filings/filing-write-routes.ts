@@ -1,5 +1,5 @@
 import { defineRoute, type RouteModule } from '../../src/http/route';
-import { CreateFilingBody, FilingIdParams, ManagedFilingFull, PatchFilingBody } from '../../queries/managed-filings/schemas';
+import { CreateFilingBody, FilingIdParams, ManagedFilingFull, PatchFilingBody } from '../../src/http/schemas/working-filings';
 import type { ManagedFilingCommands } from './managed-filing-commands';
 
 const created = (record: { id: string }) => ({ status: 201, headers: { Location: `/api/v2/managed-filings/${record.id}` }, body: record });

@@ -1,5 +1,5 @@
 import { defineRoute, type RouteModule } from '../../src/http/route';
-import { AddItemBody, FilingIdParams, Item, ItemParams, PatchItemBody } from '../../queries/managed-filings/schemas';
+import { AddItemBody, FilingIdParams, Item, ItemParams, PatchItemBody } from '../../src/http/schemas/working-filings';
 import type { ManagedFilingCommands } from './managed-filing-commands';
 
 /** POST /managed-filings/{filingId}/items (extension) and PATCH .../items/{itemId}. */

@@ -1,21 +1,22 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import type { CommandGuard, CommandHandler } from '../command-handler';
+import type { CommandHandler } from '../command-handler';
+import type { CommandGuard } from '../../src/ports/command-guard';
 import { StreamStateCache } from '../stream-state-cache';
 import { invalidRequest, notFound, type ErrorDetail } from '../../src/domain/errors';
 import type { EventMetadata, RecordedEvent } from '../../src/domain/events';
 import type { Principal } from '../../src/domain/principal';
 import type { WriteTrace } from '../../src/ports/write-trace';
-import { scopeIdOf, type FilingAccessService } from '../../queries/managed-filings/filing-access';
-import type { ArtifactRef, ReferenceLookups } from '../../queries/managed-filings/reference-lookups';
-import { artifactIdsOf, withCurrentArtifacts } from '../../queries/managed-filings/current-artifacts';
-import { commentFromState, fullFilingFromState, itemFromState } from '../../queries/managed-filings/records';
+import { scopeIdOf, type FilingAccessService } from '../../src/read-models/working-filings/filing-access';
+import type { ReferenceLookups } from '../../src/read-models/working-filings/reference-lookups';
+import { artifactIdsOf, withCurrentArtifacts, type ArtifactRef } from '../../src/read-models/working-filings/current-artifacts';
+import { commentFromState, fullFilingFromState, itemFromState } from '../../src/read-models/working-filings/records';
 import {
   MANAGED_FILINGS_PROJECTION,
   MANAGED_FILING_COMMENTS_PROJECTION,
   MANAGED_FILING_HISTORY_PROJECTION,
   MANAGED_FILING_ITEMS_PROJECTION,
-} from '../../projections/managed-filings/names';
+} from '../../src/read-models/projection-names';
 import { completeFields, type FilingFields, type ScheduleType } from '../../src/domain/filing-fields';
 import { managedFilingDecider, type ManagedFilingCommand } from './managed-filing';
 import type { ManagedFilingState } from '../../src/domain/managed-filing-state';

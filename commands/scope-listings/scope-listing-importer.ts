@@ -4,8 +4,8 @@ import type { ImportContext, ImportOutcome, RecordImporter } from '../import/rec
 import { ImportRecordError, DomainError } from '../../src/domain/errors';
 import { assertStorableText } from '../import/record-schema';
 import { z } from '../../src/http/zod';
-import { SCOPE_LISTINGS_PROJECTION } from '../../projections/managed-filings/names';
-import { Uuid } from '../../queries/managed-filings/schemas';
+import { SCOPE_LISTINGS_PROJECTION } from '../../src/read-models/projection-names';
+import { Uuid } from '../../src/http/schemas/working-filings';
 import { scopeListingDecider, STREAM_CATEGORY } from './scope-listing-entry';
 import type { ListingEntry, ListingKind } from '../../src/domain/events/scope-listings';
 

@@ -3,28 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CatalogFile, ExtractedText } from '../../src/domain/events/catalog';
 import type { BlobStore } from '../../src/ports/blob-store';
-import type { FileIngest, ImportFile } from '../../src/ports/file-ingest';
+import type { FileIngest, ImportFile, Extractor } from '../../src/ports/file-ingest';
 import { ImportRecordError } from '../../src/domain/errors';
-
-/** Text extraction of an original, by media type. Returns pages, or null when the type is not extractable. */
-export type Extractor = (content: Buffer, mimeType: string, name: string) => Promise<{ pages: string[]; method: ExtractedText['method'] } | null>;
+import { joinPages } from '../../src/domain/text-pages';
 
 /** Plain text: the whole file is one page unless it carries form feeds. */
 export const plainTextExtractor: Extractor = async (content, mimeType, name) => {
   if (mimeType.startsWith('text/') || /\.(txt|csv|md)$/i.test(name)) return { pages: content.toString('utf8').split('\f'), method: 'plain_text' };
   return null;
 };
-
-/** Pages joined with form feeds, with the byte offset of each page's start. */
-export function joinPages(pages: string[]): { text: string; pageStarts: number[] } {
-  const pageStarts: number[] = [];
-  let offset = 0;
-  for (let i = 0; i < pages.length; i++) {
-    pageStarts.push(offset);
-    offset += Buffer.byteLength(pages[i], 'utf8') + (i < pages.length - 1 ? 1 : 0);
-  }
-  return { text: pages.join('\f'), pageStarts };
-}
 
 /** Errors of reading a content path that say the path is wrong, not that the machine is. */
 const UNREADABLE_PATH = new Set(['EISDIR', 'ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'ELOOP', 'ENAMETOOLONG']);

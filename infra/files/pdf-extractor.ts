@@ -1,4 +1,4 @@
-import type { Extractor } from './file-ingest';
+import type { Extractor } from '../../src/ports/file-ingest';
 
 /** PDF files start with `%PDF-` (some writers put a few bytes of junk first; the spec allows 1 KiB). */
 function looksLikePdf(content: Buffer): boolean {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ArtifactEvent } from '../../src/domain/events/artifacts';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { ProjectionContext, Projector, TableNamer } from '../projector';
-import { ARTIFACTS_PROJECTION } from '../managed-filings/names';
+import { ARTIFACTS_PROJECTION } from '../../src/read-models/projection-names';
 
 /** Working files (artifacts) with their current version: what item writes resolve references against. */
 export class ArtifactsProjector implements Projector {

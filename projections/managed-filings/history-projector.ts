@@ -5,7 +5,7 @@ import type { ScriptedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';
 import { upsertStatement, type SqlStatement } from '../batch-sql';
 import { runStatements } from '../batch-script';
-import { MANAGED_FILING_HISTORY_PROJECTION, WORKING_FILINGS_RUN_GROUP } from './names';
+import { MANAGED_FILING_HISTORY_PROJECTION, WORKING_FILINGS_RUN_GROUP } from '../../src/read-models/projection-names';
 
 /**
  * Every event of every managed filing stream, as GET /managed-filings/{id}/events shows it: queries

@@ -6,7 +6,7 @@ import type { ScriptedProjector } from '../engine';
 import type { ProjectionContext, TableNamer } from '../projector';
 import { upsertStatement, type SqlStatement } from '../batch-sql';
 import { runStatements } from '../batch-script';
-import { MANAGED_FILINGS_PROJECTION, WORKING_FILINGS_RUN_GROUP } from './names';
+import { MANAGED_FILINGS_PROJECTION, WORKING_FILINGS_RUN_GROUP } from '../../src/read-models/projection-names';
 
 const COLUMNS: Record<keyof FilingFields, string> = {
   companyId: 'company_id',

@@ -3,7 +3,7 @@ import type { ScopeListingEvent } from '../../src/domain/events/scope-listings';
 import type { RecordedEvent } from '../../src/domain/events';
 import type { ProjectionContext, Projector, TableNamer } from '../projector';
 import { upsertRows } from '../batch-sql';
-import { SCOPE_LISTINGS_PROJECTION } from '../managed-filings/names';
+import { SCOPE_LISTINGS_PROJECTION } from '../../src/read-models/projection-names';
 
 /** The company, jurisdiction and product listings of each scope. */
 export class ScopeListingsProjector implements Projector {

@@ -2,8 +2,9 @@ import type { Knex } from 'knex';
 import { notFound } from '../../src/domain/errors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
-import { UUID, type FilingAccessService } from '../managed-filings/filing-access';
-import { Artifact, artifactRecord, viewFromRow } from './artifact-record';
+import { UUID, type FilingAccessService } from '../../src/read-models/working-filings/filing-access';
+import { artifactRecord, viewFromRow } from '../../src/read-models/artifacts/artifact-record';
+import { Artifact } from '../../src/http/schemas/artifact';
 
 /** GET /artifacts/{artifactId} (extension): the working file's record, e.g. to see isIndexed turn true. */
 export class ArtifactDetailRoute implements RouteModule {

@@ -3,9 +3,9 @@ import type { CursorService } from '../../src/http/cursors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { cursorParam, qInt, qScalar } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
-import type { FilingAccessService } from './filing-access';
-import { commentFromRow } from './records';
-import { Comment, FilingIdParams } from './schemas';
+import type { FilingAccessService } from '../../src/read-models/working-filings/filing-access';
+import { commentFromRow } from '../../src/read-models/working-filings/records';
+import { Comment, FilingIdParams } from '../../src/http/schemas/working-filings';
 
 const Query = z.strictObject({ limit: qInt(1, 100, 50).optional(), cursor: cursorParam().optional(), status: qScalar(z.enum(['open', 'resolved'])).optional() });
 const CommentList = z.object({ comments: z.array(Comment), nextCursor: z.string().nullable() }).openapi('FilingCommentList');

@@ -1,7 +1,7 @@
 import { defineRoute, type RouteModule } from '../../src/http/route';
-import type { FilingAccessService } from './filing-access';
-import { fullFilingFromRow } from './records';
-import { FilingIdParams, ManagedFilingFull } from './schemas';
+import type { FilingAccessService } from '../../src/read-models/working-filings/filing-access';
+import { fullFilingFromRow } from '../../src/read-models/working-filings/records';
+import { FilingIdParams, ManagedFilingFull } from '../../src/http/schemas/working-filings';
 
 /** GET /managed-filings/{filingId}: the full record with the caller's permissions. */
 export class FilingDetailRoute implements RouteModule {

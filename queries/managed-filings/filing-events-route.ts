@@ -3,8 +3,8 @@ import type { CursorService } from '../../src/http/cursors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { cursorParam, qInt } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
-import type { FilingAccessService } from './filing-access';
-import { FilingIdParams } from './schemas';
+import type { FilingAccessService } from '../../src/read-models/working-filings/filing-access';
+import { FilingIdParams } from '../../src/http/schemas/working-filings';
 
 const Query = z.strictObject({ limit: qInt(1, 500, 100).optional(), cursor: cursorParam().optional() });
 const EventList = z

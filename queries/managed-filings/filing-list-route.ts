@@ -4,9 +4,9 @@ import type { CursorService } from '../../src/http/cursors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { cursorParam, qInt } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
-import type { FilingAccessService } from './filing-access';
-import { baseFilingFromRow } from './records';
-import { ManagedFilingBase } from './schemas';
+import type { FilingAccessService } from '../../src/read-models/working-filings/filing-access';
+import { baseFilingFromRow } from '../../src/read-models/working-filings/records';
+import { ManagedFilingBase } from '../../src/http/schemas/working-filings';
 
 /** Keyset position: own-scope phase (scope, createdAt, id) or shared phase (createdAt, id; none = from the start). */
 type Position = { p: 'o'; s: string; c: string; i: string } | { p: 's'; c?: string; i?: string };

@@ -3,10 +3,10 @@ import type { CursorService } from '../../src/http/cursors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { cursorParam, qInt } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
-import { currentArtifactsFromJson, itemArtifactsSql, withCurrentArtifacts } from './current-artifacts';
-import type { FilingAccessService } from './filing-access';
-import { itemFromRow, itemFromState } from './records';
-import { FilingIdParams, Item } from './schemas';
+import { currentArtifactsFromJson, itemArtifactsSql, withCurrentArtifacts } from '../../src/read-models/working-filings/current-artifacts';
+import type { FilingAccessService } from '../../src/read-models/working-filings/filing-access';
+import { itemFromRow, itemFromState } from '../../src/read-models/working-filings/records';
+import { FilingIdParams, Item } from '../../src/http/schemas/working-filings';
 
 const Query = z.strictObject({ limit: qInt(1, 100, 50).optional(), cursor: cursorParam().optional() });
 const ItemList = z.object({ items: z.array(Item), nextCursor: z.string().nullable() }).openapi('ManagedFilingItemList');

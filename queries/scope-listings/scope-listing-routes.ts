@@ -5,8 +5,8 @@ import { defineRoute, type RouteModule, type RouteSpec } from '../../src/http/ro
 import { cursorParam, qInt, qScalar } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
 import type { Principal } from '../../src/domain/principal';
-import type { FilingAccessService } from '../managed-filings/filing-access';
-import { ScopeString } from '../managed-filings/schemas';
+import type { FilingAccessService } from '../../src/read-models/working-filings/filing-access';
+import { ScopeString } from '../../src/http/schemas/working-filings';
 
 const LISTS: { kind: ListingKind; path: string; field: 'companies' | 'jurisdictions' | 'products' }[] = [
   { kind: 'company', path: 'companies', field: 'companies' },

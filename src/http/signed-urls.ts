@@ -27,9 +27,16 @@ export class SignedUrls {
     return Number(expires) * 1000 < now ? 'expired' : 'ok';
   }
 
-  /** Absolute URL for a signed path: PUBLIC_BASE_URL when set, else the request's own host. */
+  /** Absolute URL for a signed path: PUBLIC_BASE_URL when set, else `baseUrl` (the request's own scheme and host). */
+  absoluteFrom(baseUrl: string, pathAndQuery: string): string {
+    return (this.publicBaseUrl ?? baseUrl).replace(/\/+$/, '') + pathAndQuery;
+  }
+
+  /** absoluteFrom the request's own base URL. */
   absolute(req: Request, pathAndQuery: string): string {
-    const base = this.publicBaseUrl ?? `${req.protocol}://${req.get('host')}`;
-    return base.replace(/\/+$/, '') + pathAndQuery;
+    return this.absoluteFrom(requestBaseUrl(req), pathAndQuery);
   }
 }
+
+/** The scheme and host a request came to, as Express reads them: a route hands this to a command service, not the request. */
+export const requestBaseUrl = (req: Pick<Request, 'protocol' | 'get'>): string => `${req.protocol}://${req.get('host')}`;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import type { ItemState } from '../../src/domain/events/managed-filings';
-import { artifactIdsOf, currentArtifactsFromJson, withCurrentArtifacts } from '../../queries/managed-filings/current-artifacts';
-import { ReferenceLookups, type ArtifactRef } from '../../queries/managed-filings/reference-lookups';
+import { artifactIdsOf, currentArtifactsFromJson, withCurrentArtifacts, type ArtifactRef } from '../../src/read-models/working-filings/current-artifacts';
+import { ReferenceLookups } from '../../src/read-models/working-filings/reference-lookups';
 
 const ref = (id: string, n: number, name = `${id}-v${n}.txt`): ArtifactRef => ({ id, name, scopeId: 's', currentVersionId: `${id}-v${n}`, currentVersionNumber: n });
 

@@ -4,7 +4,7 @@ import { parseCatalogFilingRecord } from '../../commands/catalog/catalog-filing-
 import { DISPOSITIONS, FILING_TYPES, REVIEW_TYPES, SCHEDULE_TYPES, completeFields } from '../../src/domain/filing-fields';
 import { managedFilingDecider } from '../../commands/managed-filings/managed-filing';
 import { CatalogListQuery } from '../../queries/catalog/catalog-filters';
-import { CreateFilingBody, PatchFilingBody, PatchItemBody } from '../../queries/managed-filings/schemas';
+import { CreateFilingBody, PatchFilingBody, PatchItemBody } from '../../src/http/schemas/working-filings';
 import { filterProblems } from '../../queries/search/search-filters';
 import { DomainError } from '../../src/domain/errors';
 import { SUB_TOI_CODES, TOI_CODES, subToiFits } from '../../src/domain/toi-codes';

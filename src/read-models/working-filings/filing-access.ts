@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { forbidden, notFound } from '../../src/domain/errors';
-import type { Principal, ScopeRole } from '../../src/domain/principal';
-import { runStatement } from '../../infra/postgres/prepared';
-import type { CommandGuard } from '../../commands/command-handler';
-import type { ManagedFilingState } from '../../src/domain/managed-filing-state';
+import { forbidden, notFound } from '../../domain/errors';
+import type { Principal, ScopeRole } from '../../domain/principal';
+import { runStatement } from '../../../infra/postgres/prepared';
+import type { CommandGuard } from '../../ports/command-guard';
+import type { ManagedFilingState } from '../../domain/managed-filing-state';
 import { artifactIdsOf, currentArtifactsFromJson, currentArtifactsSql, type CurrentArtifact } from './current-artifacts';
 
 export interface Permissions {

@@ -1,19 +1,12 @@
 import type { Knex } from 'knex';
-import type { FilingFields } from '../../src/domain/filing-fields';
-import type { ListingKind } from '../../src/domain/events/scope-listings';
-import { invalidRequest, type ErrorDetail } from '../../src/domain/errors';
-import type { Principal, ScopeRole } from '../../src/domain/principal';
-import { runStatement } from '../../infra/postgres/prepared';
-import type { CommandGuard } from '../../commands/command-handler';
+import type { FilingFields } from '../../domain/filing-fields';
+import type { ListingKind } from '../../domain/events/scope-listings';
+import { invalidRequest, type ErrorDetail } from '../../domain/errors';
+import type { Principal, ScopeRole } from '../../domain/principal';
+import { runStatement } from '../../../infra/postgres/prepared';
+import type { CommandGuard } from '../../ports/command-guard';
 import { assertEditable, grantOrNotFound, scopeIdOf, type ScopeGrant } from './filing-access';
-
-export interface ArtifactRef {
-  id: string;
-  name: string;
-  scopeId: string;
-  currentVersionId: string;
-  currentVersionNumber: number;
-}
+import type { ArtifactRef } from './current-artifacts';
 
 const missing = (path: (string | number)[], message: string): ErrorDetail => ({ location: 'body', path: path.map(String), code: 'invalid_value', message });
 

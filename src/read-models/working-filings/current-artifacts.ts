@@ -1,5 +1,4 @@
-import type { Attachment, ItemState } from '../../src/domain/events/managed-filings';
-import type { ArtifactRef } from './reference-lookups';
+import type { Attachment, ItemState } from '../../domain/events/managed-filings';
 
 /**
  * Contract, PATCH /managed-filings/{filingId}/items/{itemId}: "Related working files follow current
@@ -14,6 +13,15 @@ import type { ArtifactRef } from './reference-lookups';
  * Only artifacts of the filing's own scope are resolved (the item commands accept no others): a
  * reference to anything else keeps what was written, so no other scope's version or name shows.
  */
+
+/** An artifact of a scope with its current version, as ReferenceLookups.artifacts finds it. */
+export interface ArtifactRef {
+  id: string;
+  name: string;
+  scopeId: string;
+  currentVersionId: string;
+  currentVersionNumber: number;
+}
 
 /** What an item shows of an artifact it names. */
 export type CurrentArtifact = Pick<ArtifactRef, 'id' | 'name' | 'currentVersionId' | 'currentVersionNumber'>;

@@ -1,7 +1,6 @@
-import type { FilingFields, FilingMode } from '../../src/domain/filing-fields';
-import { displayNameOf } from '../../src/domain/filing-fields';
-import type { ManagedFilingState } from '../../src/domain/managed-filing-state';
-import type { CommentState, ItemState, ThreadStatus } from '../../src/domain/events/managed-filings';
+import { type FilingFields, type FilingMode, displayNameOf } from '../../domain/filing-fields';
+import type { ManagedFilingState } from '../../domain/managed-filing-state';
+import type { CommentState, ItemState, ThreadStatus } from '../../domain/events/managed-filings';
 import type { Permissions } from './filing-access';
 
 /** The contract's record shapes, built from read-model rows (queries) or decided state (write answers). */

@@ -1,7 +1,7 @@
-import { z } from '../../src/http/zod';
-import { DISPOSITIONS, FILING_TYPES, REVIEW_TYPES, SCHEDULE_TYPES } from '../../src/domain/filing-fields';
-import { TOI_CODES, SUB_TOI_CODES } from '../../src/domain/toi-codes';
-import { SCOPE_PATTERN } from './filing-access';
+import { z } from '../zod';
+import { DISPOSITIONS, FILING_TYPES, REVIEW_TYPES, SCHEDULE_TYPES } from '../../domain/filing-fields';
+import { TOI_CODES, SUB_TOI_CODES } from '../../domain/toi-codes';
+import { SCOPE_PATTERN } from '../../read-models/working-filings/filing-access';
 
 /** zod schemas of the working-filing resources: they validate requests and produce the OpenAPI document. */
 
