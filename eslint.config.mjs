@@ -16,4 +16,6 @@ export default tseslint.config(
     },
   },
   { files: ['test/**/*.ts'], rules: { '@typescript-eslint/no-unused-expressions': 'off' } },
+  // Tool configurations in CommonJS (.dependency-cruiser.cjs).
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
 );

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runImport } from '../commands/import/import-cli';
+import { runImport } from '../src/cli/import/import-cli';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/util/logger';
 import { openRuntime } from '../src/runtime';

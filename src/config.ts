@@ -112,7 +112,7 @@ export const SETTINGS = {
   bulkNodeFlags: setting({ env: 'IFRS_BULK_NODE_FLAGS', expected: '0 or 1', schema: onOff.default('1').transform((v) => v === '1') }),
   /** Read by bin/ifrs.js: run the compiled build (dist) or the TypeScript sources (src); unset: dist when current. */
   runFrom: setting({ env: 'IFRS_RUN', expected: 'dist or src', schema: z.enum(['dist', 'src']).nullable().default(null) }),
-  /** Catalog filings `serve --demo` seeds (commands/demo/demo-seed.ts). */
+  /** Catalog filings `serve --demo` seeds (src/cli/demo/demo-seed.ts). */
   demoFilings: setting({ env: 'IFRS_DEMO_FILINGS', expected: 'a non-negative integer', schema: integer(0, 10_000_000).nullable().default(null) }),
   /** Node's maxHeaderSize: the request line and headers, in bytes; beyond it a coded 431. */
   httpMaxHeaderBytes: setting({ env: 'IFRS_MAX_HEADER_BYTES', expected: 'an integer 1024-16777216 (bytes)', schema: integer(1024, 16 * 1024 * 1024).default(DEFAULT_MAX_HEADER_BYTES) }),

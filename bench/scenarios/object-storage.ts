@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runImport } from '../../commands/import/import-cli';
+import { runImport } from '../../src/cli/import/import-cli';
 import { S3BlobStore } from '../../infra/blobs/s3-blob-store';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/util/logger';

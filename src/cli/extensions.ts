@@ -1,9 +1,7 @@
-import type { Command } from 'commander';
+import type { CliExtension } from './cli-extension';
 import { workingFilingsCli } from './working-filings-cli';
-import { importCommand } from '../../commands/import/import-cli';
-import { demoCommand } from '../../commands/demo/demo-cli';
+import { importCommand } from './import/import-cli';
+import { demoCommand } from './demo/demo-cli';
 
 /** Feature commands (import, demo seed, ...) add themselves here. */
-export type CliExtension = (program: Command) => void;
-
 export const CLI_EXTENSIONS: CliExtension[] = [importCommand, workingFilingsCli, demoCommand];

@@ -1,59 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, Help, Option } from 'commander';
-import { ConfigError, loadConfig, type Config } from '../config';
+import { ConfigError } from '../config';
 import { createLogger } from '../util/logger';
 import { openRuntime, type Runtime } from '../runtime';
 import { ROLES, acquireServeLock, startServer, type Role } from '../server';
 import { TOKENS } from '../ports/tokens';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
-import { USAGE_EXIT, fail, printResult, setJsonOutput } from './output';
+import { USAGE_EXIT, fail, setJsonOutput } from './output';
 import { wholeNumber } from './numbers';
 import { startProgress, type Progress } from './progress';
-import { DomainError, AppError } from '../domain/errors';
 import { SCOPE_ROLES, type ScopeRole } from '../domain/principal';
 import { CLI_EXTENSIONS } from './extensions';
 import { boundHeapGrowth } from '../util/heap-growth';
 import { serialScavenge } from '../util/serial-scavenge';
-import { ensureDir } from '../util/ensure-dir';
-import type { prepareServeDemo as PrepareServeDemo } from '../../commands/demo/demo-seed';
+import { configFrom, withRuntime } from './with-runtime';
+import type { prepareServeDemo as PrepareServeDemo } from './demo/demo-seed';
 
 const OPERATOR = { actor: 'operator:cli' };
-
-/**
- * The configuration from the environment and this command's flags. Every command starts here, before it
- * opens anything: a bad value ends the command (ConfigError, exit 2) with nothing started.
- */
-function configFrom(cmd: Command): Config {
-  const opts = cmd.optsWithGlobals() as { dataDir?: string; port?: string; host?: string };
-  const config = loadConfig(process.env, {}, { dataDir: opts.dataDir, port: opts.port, host: opts.host });
-  // Checked first, so that an unusable directory is one line now rather than a failure deep in a start.
-  try {
-    ensureDir(config.dataDir);
-  } catch (e) {
-    fail(`data directory ${config.dataDir}: ${(e as Error).message}`);
-  }
-  return config;
-}
-
-/** Opens the runtime, runs fn, prints its result, closes. Every non-serve command goes through here. */
-export async function withRuntime<T>(cmd: Command, fn: (rt: Runtime) => Promise<T>): Promise<void> {
-  const config = configFrom(cmd);
-  const log = createLogger(process.env.LOG_LEVEL || 'warn');
-  let rt: Runtime | null = null;
-  try {
-    rt = await openRuntime(config, log, { poolMax: 10 });
-    const result = await fn(rt);
-    if (result !== undefined) printResult(result);
-  } catch (e) {
-    if (rt) await rt.close().catch(() => undefined);
-    rt = null;
-    if (e instanceof DomainError || e instanceof AppError) fail(e.message);
-    fail((e as Error).message ?? String(e));
-  } finally {
-    if (rt) await rt.close();
-  }
-}
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 const identity = (rt: Runtime) => rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
@@ -124,7 +88,7 @@ export function buildCli(): Command {
         fail(`could not start: ${(e as Error).message}`);
       }
       // Required only with --demo: the seeder brings the PDF renderer and the importer along.
-      const prepareServeDemo = opts.demo ? (require('../../commands/demo/demo-seed') as { prepareServeDemo: typeof PrepareServeDemo }).prepareServeDemo : null;
+      const prepareServeDemo = opts.demo ? (require('./demo/demo-seed') as { prepareServeDemo: typeof PrepareServeDemo }).prepareServeDemo : null;
       const demo = prepareServeDemo
         ? await prepareServeDemo(rt).catch(async (e) => {
             await rt.close().catch(() => undefined);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ManagedFilingCommands } from '../../commands/managed-filings/managed-filing-commands';
 import { WF_TOKENS } from '../features/working-filings';
-import { withRuntime } from './main';
+import { withRuntime } from './with-runtime';
 
 /**
  * `ifrs admin share --filing F --scope S`: shares a working filing into a scope of another tenant.

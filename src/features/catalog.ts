@@ -10,7 +10,7 @@ import { CatalogProjector } from '../../projections/catalog/catalog-projector';
 import { DirectoryProjector } from '../../projections/directory/directory-projector';
 import type { FileIngest } from '../ports/file-ingest';
 import { TOKENS } from '../ports/tokens';
-import type { Feature } from '../features';
+import type { Feature } from './feature';
 import { catalogRouteModules } from '../../queries/catalog/routes';
 import { directoryRouteModules } from '../../queries/directory/routes';
 

@@ -13,7 +13,7 @@ import { SearchProjector } from '../../projections/search/search-projector';
 import { SearchFilingsRoutes } from '../../queries/search/search-filings';
 import type { SearchIndex } from '../ports/search-index';
 import { TOKENS } from '../ports/tokens';
-import type { Feature } from '../features';
+import type { Feature } from './feature';
 
 /** Issue 4: stored files of catalog filings (inventory, text, download), PDF extraction, document search. */
 export const filesAndSearch: Feature = (c) => {

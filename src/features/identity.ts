@@ -2,7 +2,7 @@ import { IdentityCommands } from '../../commands/identity/identity-commands';
 import { IdentityProjector } from '../../projections/identity/identity-projector';
 import { UsersMeRoutes } from '../../queries/identity/users-me';
 import { TOKENS } from '../ports/tokens';
-import type { Feature } from '../features';
+import type { Feature } from './feature';
 
 /** Tenants, scopes, users, grants and API keys (all events), and GET /users/me. */
 export const identity: Feature = (c) => {

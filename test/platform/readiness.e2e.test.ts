@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type http from 'node:http';
 import type { Knex } from 'knex';
-import { runImport } from '../../commands/import/import-cli';
+import { runImport } from '../../src/cli/import/import-cli';
 import { PostgresSearchIndex } from '../../infra/search/postgres-search-index';
 import { SEARCH_PROJECTION } from '../../src/read-models/search';
 import { loadConfig } from '../../src/config';

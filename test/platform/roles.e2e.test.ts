@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Client as EsClient } from '@elastic/elasticsearch';
 import { AssignerProtocol, type Kafka } from 'kafkajs';
 import { createKafka } from '../../infra/bus/kafka-client';
-import { runImport } from '../../commands/import/import-cli';
+import { runImport } from '../../src/cli/import/import-cli';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/util/logger';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runImport } from '../../commands/import/import-cli';
+import { runImport } from '../../src/cli/import/import-cli';
 import type { ImportResult } from '../../commands/import/import-file';
 import type { Runtime } from '../../src/runtime';
 

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runImport } from '../../commands/import/import-cli';
+import { runImport } from '../../src/cli/import/import-cli';
 import type { IdentityCommands } from '../../commands/identity/identity-commands';
 import { loadConfig } from '../../src/config';
 import { comparePositions } from '../../src/domain/events';

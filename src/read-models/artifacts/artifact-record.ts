@@ -1,5 +1,4 @@
 import { type ArtifactState, currentVersion } from '../../domain/artifact-state';
-import { z } from '../../http/zod';
 
 /** The facts the contract's artifact record is made of, from decided state or from the read model. */
 export interface ArtifactView {

@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import type { CliExtension } from '../../src/cli/extensions';
-import { wholeNumber } from '../../src/cli/numbers';
-import { startProgress } from '../../src/cli/progress';
-import type { LogPosition } from '../../src/domain/events';
-import type { Runtime } from '../../src/runtime';
-import { TOKENS } from '../../src/ports/tokens';
-import { DEFAULT_IMPORT_CONCURRENCY, importFile, type ImportResult } from './import-file';
-import type { RecordImporter } from './record-importer';
+import type { CliExtension } from '../cli-extension';
+import { withRuntime } from '../with-runtime';
+import { wholeNumber } from '../numbers';
+import { startProgress } from '../progress';
+import type { LogPosition } from '../../domain/events';
+import type { Runtime } from '../../runtime';
+import { TOKENS } from '../../ports/tokens';
+import { DEFAULT_IMPORT_CONCURRENCY, importFile, type ImportResult } from '../../../commands/import/import-file';
+import type { RecordImporter } from '../../../commands/import/record-importer';
 
 const WAIT_TIMEOUT_MS = 30 * 60 * 1000;
 
@@ -73,8 +74,6 @@ export const importCommand: CliExtension = (program: Command) => {
     .option('--wait', 'return only when every projection has caught up with the import', false)
     .option('--concurrency <n>', 'records in flight at once', wholeNumber(1, 100_000), DEFAULT_IMPORT_CONCURRENCY)
     .action(async (file: string, o: { wait: boolean; concurrency: number }, cmd: Command) => {
-      // Loaded here, not at the top: src/cli/main imports the extension list that imports this module.
-      const { withRuntime } = require('../../src/cli/main') as { withRuntime: (cmd: Command, fn: (rt: Runtime) => Promise<unknown>) => Promise<void> };
       await withRuntime(cmd, (rt) => runImport(rt, file, { wait: o.wait, concurrency: o.concurrency, progress: !!process.stderr.isTTY }));
     });
 };

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import type { CliExtension } from '../../src/cli/extensions';
-import type { Runtime } from '../../src/runtime';
-import { DEFAULT_FILINGS, DEFAULT_SEED, generateDemo } from '../../infra/demo/generate';
+import type { CliExtension } from '../cli-extension';
+import { withRuntime } from '../with-runtime';
+import { DEFAULT_FILINGS, DEFAULT_SEED, generateDemo } from '../../../infra/demo/generate';
 import type { seedDemo as SeedDemo } from './demo-seed';
-import { fail, printResult } from '../../src/cli/output';
-import { wholeNumber } from '../../src/cli/numbers';
-import { startProgress } from '../../src/cli/progress';
+import { fail, printResult } from '../output';
+import { wholeNumber } from '../numbers';
+import { startProgress } from '../progress';
 
 /**
  * Generation progress: the bar on a terminal; elsewhere (a pipe, a log) a line every two seconds and at the
@@ -32,8 +32,6 @@ export const demoCommand: CliExtension = (program: Command) => {
     .option('--no-pdf', 'no PDF originals: every document carries its text (fast; for large benchmark sets)')
     .option('--seed <n>', 'generator seed', wholeNumber(0), DEFAULT_SEED)
     .action(async ({ filings, pdf, seed }: { filings: number; pdf: boolean; seed: number }, cmd: Command) => {
-      // Loaded here, not at the top: src/cli/main imports the extension list that imports this module.
-      const { withRuntime } = require('../../src/cli/main') as { withRuntime: (cmd: Command, fn: (rt: Runtime) => Promise<unknown>) => Promise<void> };
       // Also on demand: the seeder (documents, importer, PDFs) is heap every other command would carry.
       const { seedDemo } = require('./demo-seed') as { seedDemo: typeof SeedDemo };
       await withRuntime(cmd, (rt) => seedDemo(rt, { filings, seed, pdf, progress: true }));
