@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../src/domain/events';
+import type { SqlStatement } from './batch-sql';
 
 /** Resolves a read model's logical table name to the physical one (a rebuild writes to shadow tables). */
 export type TableNamer = (logical: string) => string;
@@ -50,6 +51,37 @@ export interface Projector {
    * runs; must do nothing when there is nothing to remove.
    */
   discardShadow?(shadow: TableNamer): Promise<void>;
+}
+
+/**
+ * A projector may name a run group: the projectors of one group share one runner, which reads the
+ * log once for all of them and applies a batch to all of them in one transaction, moving all their
+ * checkpoints in one statement. For read models that one write waits for together (a working filing
+ * and its event history): the write then waits for one batch commit instead of one per projector, and
+ * the database runs one transaction where it ran several. Also for read models fed by the same events
+ * (an import's catalog, files and directories): the log is read and decoded once for all of them.
+ * Each member keeps its own checkpoint and version, so rebuilds and status stay per projector
+ * (catch-up runs the named members together).
+ */
+export interface GroupedProjector extends Projector {
+  readonly runGroup?: string;
+}
+
+/**
+ * A projector whose batch writes are statements computed from the events alone (no statement needs
+ * what an earlier one read). When every member of a run group is one, the group's batch (locks,
+ * checkpoint moves and every member's statements) travels as ONE multi-statement query: one round trip
+ * where a batch took BEGIN, the move, a round trip per statement and COMMIT, each on every write's
+ * read-your-writes path. `apply` must do the same as running these statements in order
+ * (`runStatements`).
+ */
+export interface ScriptedProjector extends GroupedProjector {
+  batchStatements(events: RecordedEvent[], table: TableNamer): SqlStatement[];
+}
+
+/** The event types the engine reads for a projector. */
+export function eventTypesOf(p: Projector): readonly string[] {
+  return p.eventTypes;
 }
 
 export const PROJECTORS = Symbol.for('Projectors');
