@@ -30,7 +30,7 @@ export interface CatalogRow {
   state_status_changed_date: string | null;
   description: string | null;
   files: { fileId: string; name: string; role: string; versionId: string | null }[];
-  /** The list record as the projector stored it (projections/catalog/catalog-list-record.ts). */
+  /** The list record as the projector stored it (src/read-models/catalog-list-record.ts). */
   list_record: string;
 }
 
@@ -44,7 +44,7 @@ export interface CatalogListRow {
 
 /**
  * What a list page selects: the id and sort columns the keyset and the merged branches order by, and
- * the list record as the projector stored it (projections/catalog/catalog-list-record.ts), so neither
+ * the list record as the projector stored it (src/read-models/catalog-list-record.ts), so neither
  * Postgres nor node builds records per request. Not the files jsonb (detail only); the description only
  * when asked for.
  */
