@@ -1,5 +1,6 @@
 import { Carrier, Directory, ProductPlan } from './directory';
-import { DocContext, DocKind, FileRole, kindsForRole, titleCase, writeDocument } from './documents';
+import { DocContext, DocKind, FileRole, kindsForRole, writeDocument } from './documents';
+import { DAY_MS, describe, fileName, isoDay } from './filing-texts';
 import { Rng, uuidFor } from './prng';
 import {
   LINE_LABEL, LINE_TERMS, OUTSIDE_COMPANIES, PRODUCT_TOIS, PRODUCT_TYPE_WEIGHTS, PRODUCT_WORDS, ProductType,
@@ -10,7 +11,6 @@ import {
 export const END_DATE = '2026-11-15';
 export const FIRST_YEAR = 2015;
 export const LAST_YEAR = 2026;
-const DAY_MS = 86400000;
 const END_MS = Date.parse(`${END_DATE}T00:00:00Z`);
 
 /** More filings in later years; 2026 is cut at END_DATE. */
@@ -134,10 +134,6 @@ const FLORIDA_CLOSED: [status: string, outcome: string, weight: number][] = [
   ['APPROVED', 'APPROVED', 52], ['FILED', 'FILED', 30], ['WITHDRAWN', 'WITHDRAWN', 8], ['DISAPPROVED', 'REJECTED', 4],
   ['OTHER', 'UNKNOWN', 1],
 ];
-
-function isoDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
 
 function rolesFor(filingType: string): FileRole[] {
   switch (filingType) {
@@ -368,47 +364,4 @@ export function makeFiling(i: number, dir: Directory, seq: Sequences, opts: Fili
     normalizedOutcome, filingTypeNormalized, stateStatusChangedDate, description, files,
   };
   return { record, pdfs, product };
-}
-
-function describe(r: Rng, ctx: DocContext, filingType: string): string {
-  const line = LINE_LABEL[ctx.productType];
-  const term = ctx.terms[0]!;
-  switch (filingType) {
-    case 'Rate':
-      return `${line} rate revision for the ${ctx.productName} program in ${ctx.stateName}: overall indicated change ${ctx.indicatedChange}%, selected ${ctx.selectedChange}%, including revised ${term} factors.`;
-    case 'Rate/Rule':
-      return `Rate and rule revision for ${ctx.productName}: selected overall change ${ctx.selectedChange}%; updates ${term} and ${ctx.terms[1]} rules effective ${ctx.effectiveDate}.`;
-    case 'Form/Rate':
-      return `New and revised forms with accompanying rates for ${ctx.productName}, introducing ${term} coverage; overall impact ${ctx.selectedChange}%.`;
-    case 'Form':
-      return `${r.pick(['Revised', 'New', 'Amended'])} ${line} policy forms and endorsements for ${ctx.productName} addressing ${term}.`;
-    case 'Rule':
-      return `Underwriting and manual rule changes for ${ctx.productName} in ${ctx.stateName}, including ${term} eligibility.`;
-    case 'Advertisement':
-      return `Advertising material for ${ctx.productName}: ${r.pick(['brochure', 'direct mail piece', 'web page', 'agent flyer'])} describing ${term}.`;
-    case 'New Program':
-      return `Introduction of the ${ctx.productName} ${line} program in ${ctx.stateName} with forms, rates and rules; features ${term} and ${ctx.terms[1]}.`;
-    default:
-      throw new Error(`unknown filing type ${filingType}`);
-  }
-}
-
-function fileName(r: Rng, ctx: DocContext, kind: DocKind): string {
-  const edition = `${String(r.int(1, 12)).padStart(2, '0')} ${ctx.effectiveDate.slice(2, 4)}`;
-  switch (kind) {
-    case 'actuarial_memorandum': return 'Actuarial Memorandum.pdf';
-    case 'rate_exhibits': return `Rate Exhibits - ${ctx.state}.pdf`;
-    case 'policy_form': return `${ctx.formPrefix} ${r.int(1, 9).toString().padStart(2, '0')} ${edition} ${ctx.productName} Policy.pdf`;
-    case 'endorsement': return `${ctx.formPrefix} ${r.int(10, 99)} ${edition} ${titleCase(ctx.terms[0]!).replace(/\//g, '-')} Endorsement.pdf`;
-    case 'rule_manual': return `${ctx.productName} Manual Pages - ${ctx.state}.pdf`;
-    case 'objection_letter': return `Objection Letter ${isoDay(Date.parse(ctx.submissionDate) + 20 * DAY_MS)}.pdf`;
-    case 'objection_response': return `Response to Objection Letter ${isoDay(Date.parse(ctx.submissionDate) + 35 * DAY_MS)}.pdf`;
-    case 'explanatory_memorandum': return 'Explanatory Memorandum.pdf';
-    case 'cover_letter': return 'Filing Cover Letter.pdf';
-    case 'certification': return 'Certifications.pdf';
-    default: {
-      const never: never = kind;
-      throw new Error(`unknown document kind ${String(never)}`);
-    }
-  }
 }

@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import client from 'prom-client';
-import { AppError, DomainError, notFound, unauthenticated, temporarilyUnavailable } from '../domain/errors';
+import { AppError, notFound } from '../domain/errors';
 import type { RecordedEvent } from '../domain/events';
 import type { Principal } from '../domain/principal';
 import type { Logger } from '../util/logger';
@@ -13,14 +13,18 @@ import { buildOpenApi } from './openapi';
 import { parseQueryString } from './query-string';
 import { requestIdFor } from './request-id';
 import type { RequestLimits } from './request-limits';
-import type { Reply, RouteContext, RouteSpec } from './route';
+import type { Reply, RouteSpec } from './route';
 import { accessLogger } from './access-log';
 import { compressOtherAnswers, sendJsonText } from './compress';
 import { answerNotModified, documentConditional, isRecordGet } from './conditional';
 import { corsForOrigins } from './cors';
 import { mountReferencePage } from './reference-page';
-import { boundDetails, parseOrThrow } from './validation';
+import { parseOrThrow } from './validation';
 import { z } from './zod';
+import { hasBody, isJsonContentType, readPlainJsonBody } from './json-body';
+import { errorBody, internalError, knownError } from './error-answers';
+import { RequestContext } from './request-context';
+import { bearerKey, knownPrincipal } from './bearer';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -50,157 +54,6 @@ export interface AppDeps {
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const NO_QUERY = z.strictObject({});
 
-function isJsonContentType(ct: string | undefined): boolean {
-  if (!ct) return false;
-  const type = ct.split(';')[0].trim().toLowerCase();
-  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
-}
-
-function hasBody(req: Request): boolean {
-  const len = req.headers['content-length'];
-  return (len !== undefined && len !== '0') || req.headers['transfer-encoding'] !== undefined;
-}
-
-/** Driver errors that mean "the database is not there right now": a 503 with Retry-After, not a 500. */
-function isUnavailable(e: unknown): boolean {
-  const err = e as { code?: string; name?: string; message?: string; syscall?: string };
-  return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P02', '57P03', '53300', '08006', '08001', '08003'].includes(err?.code ?? '') ||
-    // The embedded Postgres's Unix socket file is removed when it shuts down cleanly.
-    (err?.code === 'ENOENT' && err?.syscall === 'connect') ||
-    err?.name === 'KnexTimeoutError' ||
-    /Connection terminated|connect ECONNREFUSED/.test(err?.message ?? '')
-  );
-}
-
-/** Seconds a client is asked to wait after a statement ran past the statement timeout. */
-const STATEMENT_TIMEOUT_RETRY_AFTER = 5;
-
-/**
- * What a route's handler gets. A class, not an object literal: the signal is made on first use by a getter on
- * the prototype (an accessor in a literal is a new closure per request, and the objects it keeps reachable were
- * measured surviving young-generation collections: ~10x the promoted bytes per request on GET /users/me).
- */
-class RequestContext implements RouteContext<unknown, unknown, unknown> {
-  private gone: AbortSignal | undefined;
-  readonly requestId: string;
-
-  constructor(
-    readonly query: unknown,
-    readonly body: unknown,
-    readonly params: unknown,
-    readonly principal: Principal,
-    readonly req: Request,
-    readonly res: Response,
-    readonly trace: WriteTrace | undefined,
-  ) {
-    this.requestId = req.requestId;
-  }
-
-  /** Aborts when the client goes away before its answer is complete (the connection closed first). */
-  get signal(): AbortSignal {
-    if (!this.gone) {
-      const controller = new AbortController();
-      const res = this.res;
-      res.once('close', () => {
-        if (!res.writableFinished) controller.abort();
-      });
-      this.gone = controller.signal;
-    }
-    return this.gone;
-  }
-}
-
-/** An error as body-parser gives it (the error handler maps them by `type`, or by `status` when exposed). */
-function bodyError(status: number, message: string, type: string): Error {
-  return Object.assign(new Error(message), { status, statusCode: status, expose: true, type });
-}
-
-/** The first character that is not JSON whitespace (space, tab, line feed, carriage return). */
-const JSON_START = /^[ \t\n\r]*([^ \t\n\r])/;
-
-/**
- * The common body read without body-parser (about 5% of a small write's CPU went to it): no content
- * coding, no charset or UTF-8, a Content-Length within the limit. It answers as body-parser's strict
- * JSON parser does (a leading BOM dropped, only an object or array at the top, the same error types);
- * anything else (gzip, another charset, chunked, too large) is left to body-parser: false.
- */
-function readPlainJsonBody(req: Request, limit: number, resolve: () => void, reject: (e: unknown) => void): boolean {
-  const coding = req.headers['content-encoding'];
-  if (coding !== undefined && coding.toLowerCase() !== 'identity') return false;
-  const declared = req.headers['content-length'];
-  if (declared === undefined || !/^\d+$/.test(declared)) return false;
-  const length = Number(declared);
-  if (length > limit) return false;
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '');
-  if (charset && charset[1].toLowerCase() !== 'utf-8') return false;
-  const chunks: Buffer[] = [];
-  let received = 0;
-  const done = (e?: unknown) => {
-    req.off('data', onData);
-    req.off('end', onEnd);
-    req.off('aborted', onAborted);
-    req.off('error', done);
-    if (e) reject(e);
-  };
-  const onData = (chunk: Buffer) => {
-    chunks.push(chunk);
-    received += chunk.length;
-  };
-  const onAborted = () => done(bodyError(400, 'request aborted', 'request.aborted'));
-  const onEnd = () => {
-    done();
-    if (received !== length) return reject(bodyError(400, 'request size did not match content length', 'request.size.invalid'));
-    let text = Buffer.concat(chunks, received).toString('utf8');
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (text.length === 0) {
-      req.body = {};
-      return resolve();
-    }
-    const first = JSON_START.exec(text)?.[1];
-    if (first !== '{' && first !== '[') return reject(bodyError(400, 'Unexpected token in JSON', 'entity.parse.failed'));
-    try {
-      req.body = JSON.parse(text);
-    } catch (e) {
-      return reject(bodyError(400, (e as Error).message, 'entity.parse.failed'));
-    }
-    resolve();
-  };
-  req.on('data', onData);
-  req.on('end', onEnd);
-  req.on('aborted', onAborted);
-  req.on('error', done);
-  return true;
-}
-
-/**
- * Two Authorization headers are ambiguous credentials: Node keeps the first and drops the rest, so a valid key
- * followed by an invalid one was served as the first. Refused whatever their order.
- */
-function rejectRepeatedAuthorization(rawHeaders: string[]): void {
-  let seen = 0;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i];
-    if (name.length === 13 && name.toLowerCase() === 'authorization' && ++seen > 1) {
-      const message = 'The Authorization header may be given only once.';
-      throw new AppError(400, 'invalid_request', message, [{ location: 'header', path: ['authorization'], code: 'invalid_value', message }]);
-    }
-  }
-}
-
-function bearerKey(req: Request): string {
-  rejectRepeatedAuthorization(req.rawHeaders);
-  const header = req.headers.authorization;
-  const m = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  if (!m) throw unauthenticated();
-  return m[1];
-}
-
-function knownPrincipal(principal: Principal | null): Principal {
-  if (!principal) throw unauthenticated('The API key is invalid or revoked.');
-  return principal;
-}
-
 /**
  * res.json without Express's per-response work that cannot apply here: no ETag (Express's is disabled;
  * record GETs get theirs in conditional.ts), and a fixed content type instead of parsing and re-formatting it.
@@ -209,39 +62,10 @@ function sendJson(res: Response, status: number, body: unknown): void {
   sendJsonText(res, status, JSON.stringify(body));
 }
 
-
 /** `managed-filings` of `/managed-filings/x/items` (the text up to the second slash). */
 function firstSegment(path: string): string {
   const end = path.indexOf('/', 1);
   return end < 0 ? path.slice(1) : path.slice(1, end);
-}
-
-/** The coded error an exception is answered with; null for an unexpected one (a 500). */
-function knownError(err: unknown): AppError | null {
-  const anyErr = err as { type?: string; status?: number; expose?: boolean; message?: string };
-  if (err instanceof AppError) return err;
-  if (err instanceof DomainError) return new AppError(err.status, err.code, err.message, err.details);
-  if (anyErr?.type === 'entity.too.large') return new AppError(413, 'request_too_large', 'The request body is larger than this operation accepts.');
-  if (anyErr?.type === 'entity.parse.failed')
-    return new AppError(400, 'invalid_request', 'The request body is not valid JSON.', [{ location: 'body', path: [], code: 'invalid_type', message: 'Malformed JSON.' }]);
-  if (anyErr?.type === 'encoding.unsupported' || anyErr?.type === 'charset.unsupported') return new AppError(415, 'unsupported_media_type', 'Unsupported body encoding or charset.');
-  if (anyErr?.expose && anyErr.status && anyErr.status >= 400 && anyErr.status < 500) return new AppError(anyErr.status, 'invalid_request', anyErr.message ?? 'Bad request.');
-  if (isUnavailable(err)) return temporarilyUnavailable();
-  // query_canceled: a statement ran past the statement timeout (or was cancelled because its client left, when no one reads this).
-  if ((err as { code?: string })?.code === '57014')
-    return temporarilyUnavailable('A database statement ran past the statement timeout and was cancelled; retry later or narrow the request.', STATEMENT_TIMEOUT_RETRY_AFTER);
-  return null;
-}
-
-const internalError = () => new AppError(500, 'internal_error', 'An unexpected error occurred; nothing can be inferred about whether a write took effect.');
-
-/** The spec's error shape. */
-function errorBody(e: AppError, requestId: string): Record<string, unknown> {
-  const body: Record<string, unknown> = { error: e.message.slice(0, 1000), code: e.code };
-  if (e.details.length) body.details = boundDetails(e.details);
-  body.requestId = requestId;
-  Object.assign(body, e.extra);
-  return body;
 }
 
 /** A reply as it goes on the wire, for an Idempotency-Key to keep. */
