@@ -1,7 +1,7 @@
 import type { FileIngest } from '../../src/ports/file-ingest';
 import type { ImportContext, ImportOutcome, RecordImporter } from '../import/record-importer';
-import type { BatchedAppender } from '../import/batched-appender';
-import type { ClaimRule } from '../import/claims';
+import type { BatchedAppends } from '../../src/ports/batched-appends';
+import type { ClaimRule } from '../../src/ports/claims';
 import type { CatalogFilingFields } from './catalog-events';
 import { catalogFilingDecider, type CatalogFilingCommand } from './catalog-filing';
 import { parseCatalogFilingRecord } from './catalog-filing-record';
@@ -15,7 +15,7 @@ export class CatalogFilingImporter implements RecordImporter {
 
   constructor(
     private readonly ingest: FileIngest,
-    private readonly appender: BatchedAppender,
+    private readonly appender: BatchedAppends,
     /** A file id belongs to one filing (file-claims.ts). */
     private readonly fileClaims: ClaimRule<CatalogFilingCommand>,
   ) {}

@@ -1,5 +1,5 @@
 import { DomainError } from '../../src/domain/errors';
-import type { ClaimRule, ClaimStore } from '../import/claims';
+import type { ClaimRule, ClaimStore } from '../../src/ports/claims';
 import type { CatalogFilingCommand } from './catalog-filing';
 
 /**

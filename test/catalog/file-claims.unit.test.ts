@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { CatalogFilingCommand } from '../../commands/catalog/catalog-filing';
 import { catalogFileClaims } from '../../commands/catalog/file-claims';
-import { BatchClaims, type ClaimStore } from '../../commands/import/claims';
+import type { ClaimStore } from '../../src/ports/claims';
+import { BatchClaims } from '../../infra/eventstore/batch-claims';
 import { DomainError } from '../../src/domain/errors';
 import { aBareFile, aFiling } from '../files/catalog-filing-mother';
 
