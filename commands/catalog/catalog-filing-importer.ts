@@ -1,7 +1,7 @@
 import type { FileIngest } from '../../src/ports/file-ingest';
 import type { ImportContext, ImportOutcome, RecordImporter } from '../import/record-importer';
 import type { BatchedAppends } from '../../src/ports/batched-appends';
-import type { ClaimRule } from '../../src/ports/claims';
+import type { ClaimRule } from '../../src/ports/claim-rule';
 import type { CatalogFilingFields } from './catalog-events';
 import { catalogFilingDecider, type CatalogFilingCommand } from './catalog-filing';
 import { parseCatalogFilingRecord } from './catalog-filing-record';

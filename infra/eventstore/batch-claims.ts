@@ -1,4 +1,4 @@
-import type { Claim } from '../../src/ports/claims';
+import type { Claim } from '../../src/ports/claim-store';
 
 export interface Refusal {
   claim: Claim;

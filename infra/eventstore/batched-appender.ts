@@ -6,7 +6,7 @@ import { appendMany, type StreamAppend } from './postgres-bulk-append';
 import { fold, type Decider } from '../../src/domain/decider';
 import { ExpectedVersionConflict } from '../../src/domain/errors';
 import type { EventMetadata, LogPosition, NewEvent } from '../../src/domain/events';
-import type { ClaimRule } from '../../src/ports/claims';
+import type { ClaimRule } from '../../src/ports/claim-rule';
 import type { AppendOutcome, BatchedAppends, CommandPath } from '../../src/ports/batched-appends';
 import { BatchClaims } from './batch-claims';
 

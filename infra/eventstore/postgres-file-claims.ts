@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Claim, ClaimStore } from '../../src/ports/claims';
+import type { Claim, ClaimStore } from '../../src/ports/claim-store';
 
 /**
  * Catalog file ids and the filing holding each (`catalog_file_claims`, migration 009): write-side state

@@ -1,6 +1,6 @@
 import type { Decider } from '../domain/decider';
 import type { EventMetadata, LogPosition, NewEvent } from '../domain/events';
-import type { ClaimRule } from './claims';
+import type { ClaimRule } from './claim-rule';
 
 export interface AppendOutcome {
   status: 'created' | 'updated' | 'unchanged';

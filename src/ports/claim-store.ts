@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { DomainError } from '../domain/errors';
 
 /** A unique key one stream holds for good (a file id a catalog filing lists), and that stream's owner id. */
 export interface Claim {
@@ -18,15 +17,4 @@ export interface ClaimStore {
    * A key a running transaction is taking waits for it: committed, it is the holder; rolled back, taken here.
    */
   take(trx: Knex.Transaction, claims: Claim[]): Promise<Map<string, string>>;
-}
-
-/**
- * A uniqueness rule across streams, which a decider (one stream) cannot see: the keys a command's events
- * take, and the line error when another stream holds one. The batched appends enforce it (BatchedAppends).
- */
-export interface ClaimRule<C> {
-  /** Pure: what an append of this command's decision claims. */
-  claimsOf(command: C): Claim[];
-  readonly store: ClaimStore;
-  refusal(claim: Claim, holder: string): DomainError;
 }
