@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { ProjectionWaits } from '../src/ports/projection-waits';
 import type { EventStore } from '../src/ports/event-store';
 import { withAdvisoryLock } from '../infra/postgres/database';
 import { runStatement } from '../infra/postgres/prepared';
@@ -9,7 +10,6 @@ import type { Projector, TableNamer } from './projector';
 import type { SqlStatement } from './batch-sql';
 import { runScript } from '../infra/postgres/sql-script';
 import { ifAdvisoryLockFree, withSharedAdvisoryLock } from '../infra/postgres/advisory-locks';
-import type { ProjectionWaits } from '../src/ports/projection-waits';
 
 const SHADOW = '__rb';
 const SCHEMA_LOCK = 7262612;
