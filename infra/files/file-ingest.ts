@@ -1,11 +1,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { joinPages } from '../../src/domain/text-pages';
 import type { CatalogFile, ExtractedText } from '../../commands/catalog/catalog-events';
 import type { BlobStore } from '../../src/ports/blob-store';
 import type { Extractor, FileIngest, ImportFile } from '../../src/ports/file-ingest';
-import { joinPages } from '../../src/domain/text-pages';
 import { ImportRecordError } from '../../commands/import/record-importer';
+
+export type { Extractor };
 
 /** Plain text: the whole file is one page unless it carries form feeds. */
 export const plainTextExtractor: Extractor = async (content, mimeType, name) => {
