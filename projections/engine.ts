@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { ProjectionWaits } from '../src/ports/projection-waits';
 import type { EventStore } from '../src/ports/event-store';
 import type { LogPosition } from '../src/domain/events';
 import type { Logger } from '../src/util/logger';
@@ -11,7 +12,6 @@ import { ProjectionScheduler } from './engine/scheduler';
 import type { BatchDeps } from './engine/single-batch';
 import { projectionStatus, projectionsBehind, type ProjectionStatus } from './engine/status';
 import { ProjectionWaiters } from './engine/waiters';
-import type { ProjectionWaits } from '../src/ports/projection-waits';
 
 export type { GroupedProjector, ScriptedProjector } from './projector';
 export type { ProjectionStatus } from './engine/status';

@@ -1,8 +1,8 @@
 import type { FileIngest } from '../../src/ports/file-ingest';
 import type { ImportContext, ImportOutcome, RecordImporter } from '../import/record-importer';
-import type { BatchedAppender } from '../import/batched-appender';
-import type { ClaimRule } from '../import/claims';
+import type { ClaimRule } from '../../src/ports/claim-rule';
 import type { CatalogFilingFields } from '../../src/domain/events/catalog';
+import type { BatchedAppends } from '../../src/ports/batched-appends';
 import { catalogFilingDecider, type CatalogFilingCommand } from './catalog-filing';
 import { parseCatalogFilingRecord } from './catalog-filing-record';
 import { CATALOG_PROJECTION } from '../../src/read-models/catalog';
@@ -15,7 +15,7 @@ export class CatalogFilingImporter implements RecordImporter {
 
   constructor(
     private readonly ingest: FileIngest,
-    private readonly appender: BatchedAppender,
+    private readonly appender: BatchedAppends,
     /** A file id belongs to one filing (file-claims.ts). */
     private readonly fileClaims: ClaimRule<CatalogFilingCommand>,
   ) {}

@@ -1,5 +1,5 @@
 import { DomainError } from '../../src/domain/errors';
-import type { ClaimRule } from '../import/claims';
+import type { ClaimRule } from '../../src/ports/claim-rule';
 import type { ClaimStore } from '../../src/ports/claim-store';
 import type { CatalogFilingCommand } from './catalog-filing';
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Decider } from '../../src/domain/decider';
 import type { NewEvent } from '../../src/domain/events';
-import type { BatchedAppender } from '../import/batched-appender';
+import type { BatchedAppends } from '../../src/ports/batched-appends';
 import type { ImportContext, ImportOutcome, RecordImporter } from '../import/record-importer';
 import { assertStorableText, parseRecord } from '../import/record-schema';
 import { carrierDecider } from './carrier';
@@ -22,7 +22,7 @@ export class DirectoryRecordImporter<R extends { id: string }> implements Record
     private readonly category: string,
     private readonly schema: z.ZodType<R>,
     private readonly decider: Decider<SnapshotState<R>, ImportRecord<R>, NewEvent>,
-    private readonly appender: BatchedAppender,
+    private readonly appender: BatchedAppends,
   ) {
     this.types = [type];
   }
@@ -37,7 +37,7 @@ export class DirectoryRecordImporter<R extends { id: string }> implements Record
 }
 
 /** One factory per directory record type; the container binds each under TOKENS.RecordImporter. */
-export const DIRECTORY_IMPORTERS: ((appender: BatchedAppender) => RecordImporter)[] = [
+export const DIRECTORY_IMPORTERS: ((appender: BatchedAppends) => RecordImporter)[] = [
   (a) => new DirectoryRecordImporter('carrier_group', 'carrierGroup', carrierGroupRecord, carrierGroupDecider as never, a),
   (a) => new DirectoryRecordImporter('carrier', 'carrier', carrierRecord, carrierDecider as never, a),
   (a) => new DirectoryRecordImporter('mga', 'mga', mgaRecord, mgaDecider as never, a),

@@ -7,6 +7,8 @@ import type { FileIngest, ImportFile, Extractor } from '../../src/ports/file-ing
 import { ImportRecordError } from '../../src/domain/errors';
 import { joinPages } from '../../src/domain/text-pages';
 
+export type { Extractor };
+
 /** Plain text: the whole file is one page unless it carries form feeds. */
 export const plainTextExtractor: Extractor = async (content, mimeType, name) => {
   if (mimeType.startsWith('text/') || /\.(txt|csv|md)$/i.test(name)) return { pages: content.toString('utf8').split('\f'), method: 'plain_text' };

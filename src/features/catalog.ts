@@ -4,7 +4,7 @@ import { CatalogFilingImporter } from '../../commands/catalog/catalog-filing-imp
 import { catalogFileClaims } from '../../commands/catalog/file-claims';
 import { PostgresFileClaims } from '../../infra/eventstore/postgres-file-claims';
 import { DIRECTORY_IMPORTERS } from '../../commands/directory/directory-importers';
-import { BatchedAppender } from '../../commands/import/batched-appender';
+import { BatchedAppender } from '../../infra/eventstore/batched-appender';
 import { IMPORT_TOKENS } from '../../commands/import/import-tokens';
 import { CatalogProjector } from '../../projections/catalog/catalog-projector';
 import { DirectoryProjector } from '../../projections/directory/directory-projector';

@@ -4,7 +4,7 @@ import { TOKENS } from '../ports/tokens';
 import type { CommandHandler } from '../../commands/command-handler';
 import type { CursorService } from '../http/cursors';
 import type { Logger } from '../util/logger';
-import type { Extractor } from '../ports/file-ingest';
+import type { Extractor } from '../../infra/files/file-ingest';
 import { ManagedFilingCommands } from '../../commands/managed-filings/managed-filing-commands';
 import { ManagedFilingImporter } from '../../commands/managed-filings/managed-filing-importer';
 import { FilingWriteRoutes } from '../../commands/managed-filings/filing-write-routes';

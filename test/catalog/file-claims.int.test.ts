@@ -5,7 +5,7 @@ import { CommandHandler } from '../../commands/command-handler';
 import { catalogFilingDecider, type CatalogFilingCommand } from '../../commands/catalog/catalog-filing';
 import type { CatalogFile, CatalogFilingFields } from '../../src/domain/events/catalog';
 import { catalogFileClaims } from '../../commands/catalog/file-claims';
-import { BatchedAppender } from '../../commands/import/batched-appender';
+import { BatchedAppender } from '../../infra/eventstore/batched-appender';
 import type { EventStore } from '../../src/ports/event-store';
 import { PostgresFileClaims } from '../../infra/eventstore/postgres-file-claims';
 import { backfillFileClaims } from '../../infra/postgres/migrations/009_catalog_file_claims';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { CatalogFilingCommand } from '../../commands/catalog/catalog-filing';
 import { catalogFileClaims } from '../../commands/catalog/file-claims';
-import { BatchClaims } from '../../commands/import/claims';
+import { BatchClaims } from '../../infra/eventstore/batch-claims';
 import type { ClaimStore } from '../../src/ports/claim-store';
 import { DomainError } from '../../src/domain/errors';
 import { aBareFile, aFiling } from '../files/catalog-filing-mother';

@@ -1,16 +1,4 @@
-import type { DomainError } from '../../src/domain/errors';
-import type { Claim, ClaimStore } from '../../src/ports/claim-store';
-
-/**
- * A uniqueness rule across streams, which a decider (one stream) cannot see: the keys a command's events
- * take, and the line error when another stream holds one. The BatchedAppender enforces it.
- */
-export interface ClaimRule<C> {
-  /** Pure: what an append of this command's decision claims. */
-  claimsOf(command: C): Claim[];
-  readonly store: ClaimStore;
-  refusal(claim: Claim, holder: string): DomainError;
-}
+import type { Claim } from '../../src/ports/claim-store';
 
 export interface Refusal {
   claim: Claim;
