@@ -51,5 +51,3 @@ export interface Projector {
    */
   discardShadow?(shadow: TableNamer): Promise<void>;
 }
-
-export const PROJECTORS = Symbol.for('Projectors');

@@ -3,11 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CatalogFile, ExtractedText } from '../../commands/catalog/catalog-events';
 import type { BlobStore } from '../../src/ports/blob-store';
-import type { FileIngest, ImportFile } from '../../src/ports/file-ingest';
+import type { Extractor, FileIngest, ImportFile } from '../../src/ports/file-ingest';
 import { ImportRecordError } from '../../commands/import/record-importer';
 
-/** Text extraction of an original, by media type. Returns pages, or null when the type is not extractable. */
-export type Extractor = (content: Buffer, mimeType: string, name: string) => Promise<{ pages: string[]; method: ExtractedText['method'] } | null>;
+export type { Extractor };
 
 /** Plain text: the whole file is one page unless it carries form feeds. */
 export const plainTextExtractor: Extractor = async (content, mimeType, name) => {

@@ -1,4 +1,4 @@
-import type { CatalogFile, FileRole } from '../../commands/catalog/catalog-events';
+import type { CatalogFile, ExtractedText, FileRole } from '../../commands/catalog/catalog-events';
 
 /** A FILE of an import record (OPERATIONS.md), as given. */
 export interface ImportFile {
@@ -20,3 +20,6 @@ export interface ImportFile {
 export interface FileIngest {
   prepare(file: ImportFile, baseDir: string): Promise<CatalogFile>;
 }
+
+/** Text extraction of an original, by media type. Returns pages, or null when the type is not extractable. */
+export type Extractor = (content: Buffer, mimeType: string, name: string) => Promise<{ pages: string[]; method: ExtractedText['method'] } | null>;
