@@ -61,6 +61,13 @@ module.exports = {
       from: { path: PROJECT, pathNot: WIRING },
       to: { path: WIRING },
     },
+    {
+      name: 'commands-take-plain-values',
+      comment: 'Command services take plain values (a base URL, a principal), never Express objects: write routes translate a request through src/http.',
+      severity: 'error',
+      from: { path: '^commands/' },
+      to: { path: '(^|/)node_modules/(@types/)?express/' },
+    },
     layer('domain', 'src/domain imports nothing of the project outside src/domain.', DOMAIN, [DOMAIN]),
     layer('ports', 'src/ports imports only ports and the domain.', PORTS, [PORTS, DOMAIN]),
     layer('util', 'src/util imports only utilities.', UTIL, [UTIL]),
@@ -102,7 +109,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist|\\.cache|\\.data)/' },
+    exclude: { path: '(^|/)(dist|\\.cache|\\.data)/' },
     // Type-only imports are dependencies too: a layer that names another's types depends on it.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

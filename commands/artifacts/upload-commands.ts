@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
-import type { Request } from 'express';
 import type { CommandHandler } from '../command-handler';
 import { AppError, DomainError, forbidden, invalidRequest, notFound } from '../../src/domain/errors';
 import type { Principal } from '../../src/domain/principal';
@@ -55,7 +54,7 @@ export class UploadCommands {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async begin(p: Principal, input: { scope: string; name: string; mimeType: string; size: number; artifactId?: string }, req: Request) {
+  async begin(p: Principal, input: { scope: string; name: string; mimeType: string; size: number; artifactId?: string }, requestBase: string) {
     const grant = await this.access.editableScope(p, input.scope);
     if (input.artifactId && !(await this.lookups.artifacts(grant.scopeId, [input.artifactId])).has(input.artifactId)) {
       throw notFound('The artifact does not exist in this scope or is not visible to this caller.');
@@ -77,7 +76,7 @@ export class UploadCommands {
     const ttl = exp - Math.floor(this.now().getTime() / 1000);
     if (this.direct) return { uploadToken, uploadUrl: await this.direct.uploadUrl(uploadId, ttl), expiresAt: new Date(exp * 1000).toISOString() };
     const s = this.signed.sign('PUT', SIGNED_UPLOAD_PREFIX + uploadToken, ttl, this.now().getTime());
-    return { uploadToken, uploadUrl: this.signed.absolute(req, s.url), expiresAt: s.expiresAt.toISOString() };
+    return { uploadToken, uploadUrl: this.signed.absolute(requestBase, s.url), expiresAt: s.expiresAt.toISOString() };
   }
 
   /**

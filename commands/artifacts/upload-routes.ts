@@ -1,5 +1,6 @@
 import { defineRoute, type RouteModule } from '../../src/http/route';
 import { z } from '../../src/http/zod';
+import { requestBaseUrl } from '../../src/http/signed-urls';
 import { ScopeString, Uuid } from '../../queries/managed-filings/schemas';
 import { Artifact } from '../../queries/artifacts/artifact-record';
 import { MAX_UPLOAD_BYTES, type UploadCommands } from './upload-commands';
@@ -47,7 +48,7 @@ export class UploadRoutes implements RouteModule {
         tags: ['files'],
         body: BeginBody,
         responses: { 201: { description: 'The upload token and signed address', schema: BeginReply } },
-        handler: async ({ principal, body, req }) => ({ status: 201, body: await this.uploads.begin(principal, body, req) }),
+        handler: async ({ principal, body, req }) => ({ status: 201, body: await this.uploads.begin(principal, body, requestBaseUrl(req)) }),
       }),
       defineRoute({
         method: 'put',

@@ -1,6 +1,11 @@
 import crypto from 'node:crypto';
 import type { Request } from 'express';
 
+/** The base URL a request reached the API at (its scheme and host), for the addresses an answer gives back. */
+export function requestBaseUrl(req: Request): string {
+  return `${req.protocol}://${req.get('host')}`;
+}
+
 /**
  * Short-lived addresses that work without the API key (downloads, uploads). The signature covers the
  * method, the path and the expiry, so an altered or expired address is refused.
@@ -27,9 +32,9 @@ export class SignedUrls {
     return Number(expires) * 1000 < now ? 'expired' : 'ok';
   }
 
-  /** Absolute URL for a signed path: PUBLIC_BASE_URL when set, else the request's own host. */
-  absolute(req: Request, pathAndQuery: string): string {
-    const base = this.publicBaseUrl ?? `${req.protocol}://${req.get('host')}`;
+  /** Absolute URL for a signed path: PUBLIC_BASE_URL when set, else the base URL the request came to (requestBaseUrl). */
+  absolute(requestBase: string, pathAndQuery: string): string {
+    const base = this.publicBaseUrl ?? requestBase;
     return base.replace(/\/+$/, '') + pathAndQuery;
   }
 }
