@@ -84,4 +84,3 @@ export function eventTypesOf(p: Projector): readonly string[] {
   return p.eventTypes;
 }
 
-export const PROJECTORS = Symbol.for('Projectors');

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Container } from 'inversify';
 import client from 'prom-client';
 import { CommandHandler } from '../commands/command-handler';
-import type { EventStore } from './ports/event-store';
+import { BatchedAppender } from '../infra/eventstore/batched-appender';
 import { PostgresEventStore } from '../infra/eventstore/postgres-event-store';
 import type { Database } from '../infra/postgres/database';
 import { ProjectionEngine } from '../projections/engine';
@@ -16,11 +16,11 @@ import { TOKENS } from './ports/tokens';
 import path from 'node:path';
 import { FsBlobStore } from '../infra/blobs/fs-blob-store';
 import { TieredBlobStore } from '../infra/blobs/tiered-blob-store';
-import { BlobFileIngest, plainTextExtractor, type Extractor } from '../infra/files/file-ingest';
+import { BlobFileIngest } from '../infra/files/file-ingest';
+import { PostgresSearchIndex } from '../infra/search/postgres-search-index';
 import { SignedUrls } from './http/signed-urls';
 import { StoreBackedBus } from '../infra/bus/store-backed-bus';
 import type { BusRelay } from './ports/bus';
-import type { Client as ElasticsearchClient } from '@elastic/elasticsearch';
 import { PostgresIdempotencyStore } from '../infra/idempotency/postgres-idempotency-store';
 
 /*
@@ -52,9 +52,7 @@ const s3Adapter = () => {
  */
 export function createContainer(config: Config, db: Database, secret: Buffer, log: Logger): Container {
   const c = new Container();
-  c.bind(TOKENS.Config).toConstantValue(config);
   c.bind(TOKENS.Logger).toConstantValue(log);
-  c.bind(TOKENS.Database).toConstantValue(db);
   c.bind(TOKENS.Knex).toConstantValue(db.knex);
   c.bind(TOKENS.ReadKnex).toConstantValue(db.readKnex);
   c.bind(TOKENS.Secret).toConstantValue(secret);
@@ -63,29 +61,30 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
   c.bind(TOKENS.EventStore)
     .toDynamicValue(() => (config.esdbUrl ? new (esdbAdapter().EsdbEventStore)(config.esdbUrl) : new PostgresEventStore(db.knex)))
     .inSingletonScope();
-  c.bind(TOKENS.ProjectionEngine)
-    .toDynamicValue((ctx) => new ProjectionEngine(db.knex, ctx.get<EventStore>(TOKENS.EventStore), ctx.getAll<Projector>(TOKENS.Projector), log))
+  c.bind(ProjectionEngine)
+    .toDynamicValue((ctx) => new ProjectionEngine(db.knex, ctx.get(TOKENS.EventStore), ctx.getAll<Projector>(TOKENS.Projector), log))
     .inSingletonScope();
-  c.bind(TOKENS.CommandHandler)
-    .toDynamicValue((ctx) => new CommandHandler(ctx.get(TOKENS.EventStore), ctx.get(TOKENS.ProjectionEngine), log, config.readYourWritesTimeoutMs))
+  c.bind(CommandHandler)
+    .toDynamicValue((ctx) => new CommandHandler(ctx.get(TOKENS.EventStore), ctx.get(ProjectionEngine), log, config.readYourWritesTimeoutMs))
     .inSingletonScope();
-  c.bind(TOKENS.Cursors).toDynamicValue(() => new CursorService(secret, db.knex)).inSingletonScope();
-  c.bind(TOKENS.Authenticator).toDynamicValue(() => new Authenticator(db.knex)).inSingletonScope();
+  // One BatchedAppender for every importer that uses it: they share its batches and its one-at-a-time flushes.
+  c.bind(BatchedAppender).toDynamicValue((ctx) => new BatchedAppender(db.knex, ctx.get(TOKENS.EventStore), ctx.get(CommandHandler))).inSingletonScope();
+  c.bind(CursorService).toDynamicValue(() => new CursorService(secret, db.knex)).inSingletonScope();
+  c.bind(Authenticator).toDynamicValue(() => new Authenticator(db.knex)).inSingletonScope();
   bindBlobStore(c, config, db);
-  // Text extractors in order of preference; a feature may rebind the list (PDF first, then plain text).
-  c.bind(TOKENS.Extractors).toConstantValue([plainTextExtractor] as Extractor[]);
+  // The text extractors (TOKENS.Extractors) are the files-and-search feature's: PDF, then plain text.
   c.bind(TOKENS.FileIngest)
     .toDynamicValue((ctx) => new BlobFileIngest(ctx.get(TOKENS.BlobStore), ctx.get(TOKENS.Extractors), ctx.get(TOKENS.OriginalStore)))
     .inSingletonScope();
-  c.bind(TOKENS.SignedUrls).toDynamicValue(() => new SignedUrls(secret, config.publicBaseUrl)).inSingletonScope();
+  c.bind(SignedUrls).toDynamicValue(() => new SignedUrls(secret, config.publicBaseUrl)).inSingletonScope();
   // A claim outlives any request the service lets run (the read-your-writes wait is bounded); past it, its host is presumed gone.
   const leaseMs = config.idempotencyLeaseMs ?? Math.max(15_000, 2 * config.readYourWritesTimeoutMs + 5_000);
   c.bind(TOKENS.IdempotencyStore)
     .toDynamicValue(() => new PostgresIdempotencyStore(db.knex, { leaseMs }))
     .inSingletonScope();
   bindBus(c, config, db, log);
-  for (const install of FEATURES) install(c);
   bindSearchEngine(c, config);
+  for (const install of FEATURES) install(c);
   return c;
 }
 
@@ -110,17 +109,22 @@ function bindBlobStore(c: Container, config: Config, db: Database): void {
 }
 
 /**
- * ELASTICSEARCH_URL → the Elasticsearch SearchIndex instead of Postgres full-text search (bound by the
- * files-and-search feature). The search projector and the endpoint take whichever is bound; the
- * projector's version follows the adapter, so switching rebuilds the search projection from the log.
+ * Postgres full-text search by default; ELASTICSEARCH_URL → the Elasticsearch SearchIndex instead. The search
+ * projector and the endpoint (files-and-search feature) take whichever is bound; the projector's version
+ * follows the adapter, so switching rebuilds the search projection from the log.
  */
 function bindSearchEngine(c: Container, config: Config): void {
-  if (!config.elasticsearchUrl) return;
+  if (!config.elasticsearchUrl) {
+    c.bind(TOKENS.Elasticsearch).toConstantValue(null);
+    c.bind(TOKENS.SearchIndex).toDynamicValue((ctx) => new PostgresSearchIndex(ctx.get(TOKENS.ReadKnex))).inSingletonScope();
+    return;
+  }
   const { Client, ElasticsearchSearchIndex, CatalogFilingRecords } = elasticsearchAdapter();
-  c.bind(TOKENS.Elasticsearch).toConstantValue(new Client({ node: config.elasticsearchUrl }));
-  c.rebindSync(TOKENS.SearchIndex)
+  const client = new Client({ node: config.elasticsearchUrl });
+  c.bind(TOKENS.Elasticsearch).toConstantValue(client);
+  c.bind(TOKENS.SearchIndex)
     // Results' records from the catalog read model (same database): cheaper than the filing documents' copy.
-    .toDynamicValue((ctx) => new ElasticsearchSearchIndex(ctx.get<ElasticsearchClient>(TOKENS.Elasticsearch), {
+    .toDynamicValue((ctx) => new ElasticsearchSearchIndex(client, {
       alias: config.elasticsearchIndex,
       records: new CatalogFilingRecords(ctx.get(TOKENS.ReadKnex)),
     }))

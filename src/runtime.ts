@@ -4,7 +4,7 @@ import { createContainer } from './container';
 import type { Logger } from './util/logger';
 import { openDatabase, type Database } from '../infra/postgres/database';
 import { loadSecret } from '../infra/postgres/secrets';
-import type { ProjectionEngine } from '../projections/engine';
+import { ProjectionEngine } from '../projections/engine';
 import type { EventStore } from './ports/event-store';
 import { TOKENS } from './ports/tokens';
 import type { Bus, BusRelay } from './ports/bus';
@@ -40,7 +40,7 @@ export async function openRuntime(config: Config, log: Logger, opts: RuntimeOpti
     const secret = await loadSecret(db.knex, config.secret);
     const container = createContainer(config, db, secret, log);
     opts.configure?.(container);
-    const engine = container.get<ProjectionEngine>(TOKENS.ProjectionEngine);
+    const engine = container.get(ProjectionEngine);
     const store = container.get<EventStore>(TOKENS.EventStore);
     await engine.ensureSchemas();
     const direct = container.get<DirectTransfers | null>(TOKENS.DirectTransfers);
@@ -60,7 +60,7 @@ export async function openRuntime(config: Config, log: Logger, opts: RuntimeOpti
         await container.get<BusRelay>(TOKENS.BusRelay).stop();
         await container.get<Bus>(TOKENS.Bus).close();
         await store.close();
-        if (container.isBound(TOKENS.Elasticsearch)) await container.get<{ close(): Promise<void> }>(TOKENS.Elasticsearch).close();
+        await container.get(TOKENS.Elasticsearch)?.close();
         await direct?.close();
         await db.close();
       },

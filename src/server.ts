@@ -9,10 +9,10 @@ import { RequestLimits } from './http/request-limits';
 import type { RouteModule, RouteSpec } from './http/route';
 import type { Runtime } from './runtime';
 import { TOKENS } from './ports/tokens';
-import type { Authenticator } from '../queries/identity/authenticator';
+import { Authenticator } from '../queries/identity/authenticator';
 import { DECISIONS } from './decisions';
 import { Readiness } from './readiness';
-import type { Bus, BusRelay, BusWorker } from './ports/bus';
+import type { BusRelay } from './ports/bus';
 import type { EventStore } from './ports/event-store';
 import { processAlive as alive } from './util/process';
 import { ensureDir } from './util/ensure-dir';
@@ -59,7 +59,7 @@ function registerProjectionMetrics(rt: Runtime, registry: client.Registry): void
 
 /** `readiness` is taken at the process's start (Readiness.atStart); without one, at the app's first readiness check. */
 export function buildApp(rt: Runtime, readiness?: Readiness) {
-  const auth = rt.container.get<Authenticator>(TOKENS.Authenticator);
+  const auth = rt.container.get(Authenticator);
   const metrics = rt.container.get<client.Registry>(TOKENS.Metrics);
   registerProjectionMetrics(rt, metrics);
   collectDefaultMetrics({ register: metrics });
@@ -122,9 +122,10 @@ function acquireRoleLock(dataDir: string, role: Role): () => void {
 
 /** Starts every bound bus worker on the runtime's bus; the bus stops them when the runtime closes. */
 async function startBusWorkers(rt: Runtime): Promise<void> {
-  if (!rt.container.isBound(TOKENS.BusWorker)) return;
-  const bus = rt.container.get<Bus>(TOKENS.Bus);
-  for (const w of rt.container.getAll<BusWorker>(TOKENS.BusWorker)) {
+  const workers = rt.container.getAll(TOKENS.BusWorker, { optional: true });
+  if (!workers.length) return;
+  const bus = rt.container.get(TOKENS.Bus);
+  for (const w of workers) {
     await w.start(bus);
     rt.log.info({ worker: w.name }, 'bus worker started');
   }

@@ -6,8 +6,7 @@ import { h2loadInstalled, h2loadPaced } from '../support/h2load';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/util/logger';
 import { openRuntime } from '../../src/runtime';
-import { TOKENS } from '../../src/ports/tokens';
-import type { IdentityCommands } from '../../commands/identity/identity-commands';
+import { IdentityCommands } from '../../commands/identity/identity-commands';
 import path from 'node:path';
 
 /** GET /users/me with authentication against raw node:http and Express hello-world baselines, measured in the same run. */
@@ -19,7 +18,7 @@ export const scenario: BenchScenario = {
     const url = await benchDatabase();
     const dataDir = tmpDir('ifrs-bench-data-');
     const rt = await openRuntime(loadConfig({}, { databaseUrl: url, dataDir }), createLogger('warn'));
-    const id = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+    const id = rt.container.get(IdentityCommands);
     const { tenantId } = await id.createTenant({ name: 'Bench', datasets: ['naic'], sharing: false }, { actor: 'bench' });
     const { userId } = await id.createUser({ tenantId, name: 'Bench User', email: 'bench@example.com' }, { actor: 'bench' });
     const { apiKey } = await id.createKey({ userId, readOnly: false, permissions: [] }, { actor: 'bench' });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { IdentityCommands } from '../../commands/identity/identity-commands';
+import { IdentityCommands } from '../../commands/identity/identity-commands';
 import { catalogFilingRecord } from '../../commands/catalog/catalog-filing-schema';
 import type { CatalogFile, CatalogFilingEvent } from '../../src/domain/events/catalog';
 import { parseRecord } from '../../commands/import/record-schema';
@@ -10,7 +10,6 @@ import { SEARCH_PROJECTION } from '../../src/read-models/search';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/util/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
-import { TOKENS } from '../../src/ports/tokens';
 import { generatedFilings } from '../catalog-generator';
 
 /** Streams per append statement: large enough that loading is not round-trip bound. */
@@ -70,7 +69,7 @@ export async function catalogBenchData(dataDir: string, n: number, log: (m: stri
 
 /** A read-only key that may view serff filings, of a new tenant named `tenantName`. */
 export async function benchReadKey(rt: Runtime, tenantName = 'Catalog bench'): Promise<string> {
-  const id = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+  const id = rt.container.get(IdentityCommands);
   const meta = { actor: 'bench' };
   const { tenantId } = await id.createTenant({ name: tenantName, datasets: ['naic'], sharing: false }, meta);
   const { userId } = await id.createUser({ tenantId, name: 'Bench Reader', email: 'reader@example.com' }, meta);

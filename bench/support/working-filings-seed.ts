@@ -1,8 +1,7 @@
 import { loadConfig } from '../../src/config';
 import type { Logger } from '../../src/util/logger';
 import { openRuntime } from '../../src/runtime';
-import { TOKENS } from '../../src/ports/tokens';
-import type { IdentityCommands } from '../../commands/identity/identity-commands';
+import { IdentityCommands } from '../../commands/identity/identity-commands';
 import { seedListings, upload } from '../../test/working-filings/support';
 
 /**
@@ -12,7 +11,7 @@ import { seedListings, upload } from '../../test/working-filings/support';
 export async function seedCommandsWorkspace(databaseUrl: string, dataDir: string, log: Logger): Promise<{ apiKey: string; scope: string; createBody: string }> {
   const rt = await openRuntime(loadConfig({}, { databaseUrl, dataDir }), log);
   try {
-    const id = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+    const id = rt.container.get(IdentityCommands);
     const meta = { actor: 'bench' };
     const { tenantId } = await id.createTenant({ name: 'Bench', datasets: ['naic'], sharing: false }, meta);
     const { userId } = await id.createUser({ tenantId, name: 'Bench Editor', email: null }, meta);

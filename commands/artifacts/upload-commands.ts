@@ -77,7 +77,7 @@ export class UploadCommands {
     const ttl = exp - Math.floor(this.now().getTime() / 1000);
     if (this.direct) return { uploadToken, uploadUrl: await this.direct.uploadUrl(uploadId, ttl), expiresAt: new Date(exp * 1000).toISOString() };
     const s = this.signed.sign('PUT', SIGNED_UPLOAD_PREFIX + uploadToken, ttl, this.now().getTime());
-    return { uploadToken, uploadUrl: this.signed.absoluteFrom(baseUrl, s.url), expiresAt: s.expiresAt.toISOString() };
+    return { uploadToken, uploadUrl: this.signed.absolute(baseUrl, s.url), expiresAt: s.expiresAt.toISOString() };
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { ResolutionContext } from 'inversify';
 import type { Knex } from 'knex';
-import type { CursorService } from '../../src/http/cursors';
+import { CursorService } from '../../src/http/cursors';
 import type { RouteModule } from '../../src/http/route';
 import { TOKENS } from '../../src/ports/tokens';
 import { GetCarrierRoute } from './get-carrier';
@@ -16,7 +16,7 @@ import { ProductAvailabilityFilingsRoute } from './product-availability-filings'
 /** The directories' route modules, one per endpoint. */
 export function directoryRouteModules(): ((ctx: ResolutionContext) => RouteModule)[] {
   const knex = (ctx: ResolutionContext) => ctx.get<Knex>(TOKENS.ReadKnex);
-  const cursors = (ctx: ResolutionContext) => ctx.get<CursorService>(TOKENS.Cursors);
+  const cursors = (ctx: ResolutionContext) => ctx.get(CursorService);
   return [
     (ctx) => new ListCarriersRoute(knex(ctx), cursors(ctx)),
     (ctx) => new GetCarrierRoute(knex(ctx)),

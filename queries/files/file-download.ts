@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { AppError, notFound } from '../../src/domain/errors';
 import { defineRoute, type RouteModule } from '../../src/http/route';
-import type { SignedUrls } from '../../src/http/signed-urls';
+import { requestBaseUrl, type SignedUrls } from '../../src/http/signed-urls';
 import type { DirectTransfers } from '../../src/ports/direct-transfers';
 import { qScalar } from '../../src/http/validation';
 import { z } from '../../src/http/zod';
@@ -114,7 +114,7 @@ export class FileDownloadRoutes implements RouteModule {
             return { status: 302, headers: { Location: location, 'File-Version-Id': versionHeader(version), 'Cache-Control': 'no-store' } };
           }
           const { url } = this.signed.sign('GET', signedDownloadPath(file.fileId, version), this.ttlSeconds);
-          return { status: 302, headers: { Location: this.signed.absolute(req, url), 'File-Version-Id': versionHeader(version), 'Cache-Control': 'no-store' } };
+          return { status: 302, headers: { Location: this.signed.absolute(requestBaseUrl(req), url), 'File-Version-Id': versionHeader(version), 'Cache-Control': 'no-store' } };
         },
       }),
     ];

@@ -5,8 +5,7 @@ import { ConfigError } from '../config';
 import { createLogger } from '../util/logger';
 import { openRuntime, type Runtime } from '../runtime';
 import { ROLES, acquireServeLock, startServer, type Role } from '../server';
-import { TOKENS } from '../ports/tokens';
-import type { IdentityCommands } from '../../commands/identity/identity-commands';
+import { IdentityCommands } from '../../commands/identity/identity-commands';
 import { USAGE_EXIT, fail, setJsonOutput } from './output';
 import { wholeNumber } from './numbers';
 import { startProgress, type Progress } from './progress';
@@ -20,7 +19,7 @@ import type { prepareServeDemo as PrepareServeDemo } from './demo/demo-seed';
 const OPERATOR = { actor: 'operator:cli' };
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
-const identity = (rt: Runtime) => rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+const identity = (rt: Runtime) => rt.container.get(IdentityCommands);
 
 /** The version of the package this command belongs to. */
 function packageVersion(): string {

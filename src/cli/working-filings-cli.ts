@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import type { ManagedFilingCommands } from '../../commands/managed-filings/managed-filing-commands';
-import { WF_TOKENS } from '../features/working-filings';
+import { ManagedFilingCommands } from '../../commands/managed-filings/managed-filing-commands';
 import { withRuntime } from './with-runtime';
 
 /**
@@ -15,6 +14,6 @@ export function workingFilingsCli(program: Command): void {
     .requiredOption('--filing <id>', 'managed filing id')
     .requiredOption('--scope <scope>', 'target scope mc:<uuid> of another tenant')
     .action((o: { filing: string; scope: string }, cmd: Command) =>
-      withRuntime(cmd, (rt) => rt.container.get<ManagedFilingCommands>(WF_TOKENS.ManagedFilingCommands).share(o.filing, o.scope, { actor: 'operator:cli' })),
+      withRuntime(cmd, (rt) => rt.container.get(ManagedFilingCommands).share(o.filing, o.scope, { actor: 'operator:cli' })),
     );
 }

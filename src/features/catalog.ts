@@ -1,14 +1,11 @@
 import type { Container } from 'inversify';
-import type { Knex } from 'knex';
 import { CatalogFilingImporter } from '../../commands/catalog/catalog-filing-importer';
 import { catalogFileClaims } from '../../commands/catalog/file-claims';
 import { PostgresFileClaims } from '../../infra/eventstore/postgres-file-claims';
 import { DIRECTORY_IMPORTERS } from '../../commands/directory/directory-importers';
 import { BatchedAppender } from '../../infra/eventstore/batched-appender';
-import { IMPORT_TOKENS } from '../../commands/import/import-tokens';
 import { CatalogProjector } from '../../projections/catalog/catalog-projector';
 import { DirectoryProjector } from '../../projections/directory/directory-projector';
-import type { FileIngest } from '../ports/file-ingest';
 import { TOKENS } from '../ports/tokens';
 import type { Feature } from './feature';
 import { catalogRouteModules } from '../../queries/catalog/routes';
@@ -18,17 +15,12 @@ import { directoryRouteModules } from '../../queries/directory/routes';
 export const catalog: Feature = (c: Container) => {
   c.bind(TOKENS.Projector).toConstantValue(new CatalogProjector());
   c.bind(TOKENS.Projector).toConstantValue(new DirectoryProjector());
-  if (!c.isBound(IMPORT_TOKENS.BatchedAppender)) {
-    c.bind(IMPORT_TOKENS.BatchedAppender)
-      .toDynamicValue((ctx) => new BatchedAppender(ctx.get<Knex>(TOKENS.Knex), ctx.get(TOKENS.EventStore), ctx.get(TOKENS.CommandHandler)))
-      .inSingletonScope();
-  }
   c.bind(TOKENS.RecordImporter)
-    .toDynamicValue((ctx) => new CatalogFilingImporter(ctx.get<FileIngest>(TOKENS.FileIngest), ctx.get(IMPORT_TOKENS.BatchedAppender), catalogFileClaims(new PostgresFileClaims())))
+    .toDynamicValue((ctx) => new CatalogFilingImporter(ctx.get(TOKENS.FileIngest), ctx.get(BatchedAppender), catalogFileClaims(new PostgresFileClaims())))
     .inSingletonScope();
   for (const make of DIRECTORY_IMPORTERS) {
     c.bind(TOKENS.RecordImporter)
-      .toDynamicValue((ctx) => make(ctx.get(IMPORT_TOKENS.BatchedAppender)))
+      .toDynamicValue((ctx) => make(ctx.get(BatchedAppender)))
       .inSingletonScope();
   }
   for (const m of [...catalogRouteModules(), ...directoryRouteModules()]) {

@@ -1,10 +1,7 @@
-import type { Container } from 'inversify';
-import type { Knex } from 'knex';
+import type { Container, ResolutionContext } from 'inversify';
 import { TOKENS } from '../ports/tokens';
-import type { CommandHandler } from '../../commands/command-handler';
-import type { CursorService } from '../http/cursors';
-import type { Logger } from '../util/logger';
-import type { Extractor } from '../../infra/files/file-ingest';
+import { CommandHandler } from '../../commands/command-handler';
+import { CursorService } from '../http/cursors';
 import { ManagedFilingCommands } from '../../commands/managed-filings/managed-filing-commands';
 import { ManagedFilingImporter } from '../../commands/managed-filings/managed-filing-importer';
 import { FilingWriteRoutes } from '../../commands/managed-filings/filing-write-routes';
@@ -31,14 +28,7 @@ import { FilingEventsRoute } from '../../queries/managed-filings/filing-events-r
 import { FieldOptionsRoute } from '../../queries/managed-filings/field-options-route';
 import { ScopeListingRoutes } from '../../queries/scope-listings/scope-listing-routes';
 import { ArtifactDetailRoute } from '../../queries/artifacts/artifact-detail-route';
-
-/** Service identifiers of the working-filings feature (issue 5). */
-export const WF_TOKENS = {
-  FilingAccess: Symbol.for('WorkingFilings.FilingAccess'),
-  ReferenceLookups: Symbol.for('WorkingFilings.ReferenceLookups'),
-  ManagedFilingCommands: Symbol.for('WorkingFilings.ManagedFilingCommands'),
-  UploadCommands: Symbol.for('WorkingFilings.UploadCommands'),
-} as const;
+import { SignedUrls } from '../http/signed-urls';
 
 /**
  * Working filings: managed filings with items and comments, scope listings, uploads and artifacts,
@@ -55,56 +45,55 @@ export function workingFilingsFeature(c: Container): void {
   ]) {
     c.bind(TOKENS.Projector).toConstantValue(p);
   }
-  const knex = (ctx: { get<T>(id: symbol): T }) => ctx.get<Knex>(TOKENS.Knex);
+  const knex = (ctx: ResolutionContext) => ctx.get(TOKENS.Knex);
   // What requests read (lists, access checks, look-ups) runs on the read pool, under the statement timeout.
-  const readKnex = (ctx: { get<T>(id: symbol): T }) => ctx.get<Knex>(TOKENS.ReadKnex);
-  c.bind(WF_TOKENS.FilingAccess).toDynamicValue((ctx) => new FilingAccessService(readKnex(ctx))).inSingletonScope();
-  c.bind(WF_TOKENS.ReferenceLookups).toDynamicValue((ctx) => new ReferenceLookups(readKnex(ctx))).inSingletonScope();
-  c.bind(WF_TOKENS.ManagedFilingCommands)
-    .toDynamicValue((ctx) => new ManagedFilingCommands(ctx.get(TOKENS.CommandHandler), ctx.get(WF_TOKENS.FilingAccess), ctx.get(WF_TOKENS.ReferenceLookups), knex(ctx)))
+  const readKnex = (ctx: ResolutionContext) => ctx.get(TOKENS.ReadKnex);
+  c.bind(FilingAccessService).toDynamicValue((ctx) => new FilingAccessService(readKnex(ctx))).inSingletonScope();
+  c.bind(ReferenceLookups).toDynamicValue((ctx) => new ReferenceLookups(readKnex(ctx))).inSingletonScope();
+  c.bind(ManagedFilingCommands)
+    .toDynamicValue((ctx) => new ManagedFilingCommands(ctx.get(CommandHandler), ctx.get(FilingAccessService), ctx.get(ReferenceLookups), knex(ctx)))
     .inSingletonScope();
-  c.bind(WF_TOKENS.UploadCommands)
+  c.bind(UploadCommands)
     .toDynamicValue(
       (ctx) =>
         new UploadCommands(
-          ctx.get(TOKENS.CommandHandler),
-          ctx.get(WF_TOKENS.FilingAccess),
-          ctx.get(WF_TOKENS.ReferenceLookups),
+          ctx.get(CommandHandler),
+          ctx.get(FilingAccessService),
+          ctx.get(ReferenceLookups),
           ctx.get(TOKENS.BlobStore),
-          ctx.get(TOKENS.SignedUrls),
-          new UploadTokens(ctx.get<Buffer>(TOKENS.Secret)),
-          ctx.get<Logger>(TOKENS.Logger),
+          ctx.get(SignedUrls),
+          new UploadTokens(ctx.get(TOKENS.Secret)),
+          ctx.get(TOKENS.Logger),
           ctx.get(TOKENS.DirectTransfers),
         ),
     )
     .inSingletonScope();
 
-  c.bind(TOKENS.RecordImporter).toDynamicValue((ctx) => new ScopeListingImporter(ctx.get(TOKENS.CommandHandler), knex(ctx))).inSingletonScope();
-  c.bind(TOKENS.RecordImporter).toDynamicValue((ctx) => new ManagedFilingImporter(ctx.get(TOKENS.CommandHandler), knex(ctx))).inSingletonScope();
+  c.bind(TOKENS.RecordImporter).toDynamicValue((ctx) => new ScopeListingImporter(ctx.get(CommandHandler), knex(ctx))).inSingletonScope();
+  c.bind(TOKENS.RecordImporter).toDynamicValue((ctx) => new ManagedFilingImporter(ctx.get(CommandHandler), knex(ctx))).inSingletonScope();
 
-  const cursors = (ctx: { get<T>(id: symbol): T }) => ctx.get<CursorService>(TOKENS.Cursors);
+  const cursors = (ctx: ResolutionContext) => ctx.get(CursorService);
   c.bind(TOKENS.RouteModule).toConstantValue(new FieldOptionsRoute());
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ScopeListingRoutes(readKnex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingListRoute(readKnex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingWriteRoutes(ctx.get(WF_TOKENS.ManagedFilingCommands)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingDetailRoute(ctx.get(WF_TOKENS.FilingAccess)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ItemListRoute(readKnex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ItemWriteRoutes(ctx.get(WF_TOKENS.ManagedFilingCommands)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new CommentListRoute(readKnex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new CommentWriteRoutes(ctx.get(WF_TOKENS.ManagedFilingCommands)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingEventsRoute(readKnex(ctx), ctx.get(WF_TOKENS.FilingAccess), cursors(ctx)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new UploadRoutes(ctx.get(WF_TOKENS.UploadCommands)));
-  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ArtifactDetailRoute(readKnex(ctx), ctx.get(WF_TOKENS.FilingAccess)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ScopeListingRoutes(readKnex(ctx), ctx.get(FilingAccessService), cursors(ctx)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingListRoute(readKnex(ctx), ctx.get(FilingAccessService), cursors(ctx)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingWriteRoutes(ctx.get(ManagedFilingCommands)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingDetailRoute(ctx.get(FilingAccessService)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ItemListRoute(readKnex(ctx), ctx.get(FilingAccessService), cursors(ctx)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ItemWriteRoutes(ctx.get(ManagedFilingCommands)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new CommentListRoute(readKnex(ctx), ctx.get(FilingAccessService), cursors(ctx)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new CommentWriteRoutes(ctx.get(ManagedFilingCommands)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new FilingEventsRoute(readKnex(ctx), ctx.get(FilingAccessService), cursors(ctx)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new UploadRoutes(ctx.get(UploadCommands)));
+  c.bind(TOKENS.RouteModule).toDynamicValue((ctx) => new ArtifactDetailRoute(readKnex(ctx), ctx.get(FilingAccessService)));
 
   c.bind(TOKENS.BusWorker)
     .toDynamicValue(
       (ctx) =>
         new IndexingWorker(
-          ctx.get<CommandHandler>(TOKENS.CommandHandler),
+          ctx.get(CommandHandler),
           ctx.get(TOKENS.BlobStore),
-          // Resolved per batch: another feature may rebind the extractor list (PDF first).
-          () => ctx.get<Extractor[]>(TOKENS.Extractors),
-          ctx.get<Logger>(TOKENS.Logger),
+          () => ctx.get(TOKENS.Extractors),
+          ctx.get(TOKENS.Logger),
         ),
     )
     .inSingletonScope();

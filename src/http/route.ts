@@ -86,8 +86,6 @@ export function defineRoute<Q, B, P>(spec: RouteSpec<Q, B, P>): RouteSpec {
   return spec as unknown as RouteSpec;
 }
 
-export const ROUTE_MODULES = Symbol.for('RouteModules');
-
 /** A feature's endpoints; the container resolves every module and the app mounts them. */
 export interface RouteModule {
   routes(): RouteSpec[];

@@ -28,14 +28,10 @@ export class SignedUrls {
   }
 
   /** Absolute URL for a signed path: PUBLIC_BASE_URL when set, else `baseUrl` (the request's own scheme and host). */
-  absoluteFrom(baseUrl: string, pathAndQuery: string): string {
+  absolute(baseUrl: string, pathAndQuery: string): string {
     return (this.publicBaseUrl ?? baseUrl).replace(/\/+$/, '') + pathAndQuery;
   }
 
-  /** absoluteFrom the request's own base URL. */
-  absolute(req: Request, pathAndQuery: string): string {
-    return this.absoluteFrom(requestBaseUrl(req), pathAndQuery);
-  }
 }
 
 /** The scheme and host a request came to, as Express reads them: a route hands this to a command service, not the request. */

@@ -57,5 +57,3 @@ export interface EventStore {
   onAppended(listener: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
-
-export const EVENT_STORE = Symbol.for('EventStore');

@@ -2,8 +2,7 @@ import crypto from 'node:crypto';
 import assert from 'node:assert/strict';
 import { client, makeCaller, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { aBareFile, aContentFile, aFiling, aTextFile, appendFiling, importFiling, pdfOf, type ImportedFiling } from './catalog-filing-mother';
-import type { SignedUrls } from '../../src/http/signed-urls';
-import { TOKENS } from '../../src/ports/tokens';
+import { SignedUrls } from '../../src/http/signed-urls';
 import { INVENTORY_MAX_ENTRIES } from '../../queries/files/file-inventory';
 
 describe('stored files of catalog filings: inventory, text, download', () => {
@@ -365,7 +364,7 @@ describe('stored files of catalog filings: inventory, text, download', () => {
         assert.equal(body.code, 'forbidden');
         assert.ok(body.requestId);
       }
-      const signer = t.rt.container.get<SignedUrls>(TOKENS.SignedUrls);
+      const signer = t.rt.container.get(SignedUrls);
       const expired = signer.sign('GET', url.pathname, 1, Date.now() - 10_000);
       const d = await fetchSigned(url.origin + expired.url);
       assert.equal(d.status, 403);

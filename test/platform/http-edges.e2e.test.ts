@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import { UploadTokens } from '../../commands/artifacts/upload-tokens';
 import { SIGNED_UPLOAD_PREFIX } from '../../commands/artifacts/upload-commands';
-import type { SignedUrls } from '../../src/http/signed-urls';
+import { SignedUrls } from '../../src/http/signed-urls';
 import { collectRoutes } from '../../src/server';
 import { TOKENS } from '../../src/ports/tokens';
 import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
@@ -319,7 +319,7 @@ describe('HTTP edges: coded JSON at the edges of the server, and input hygiene',
         exp: Math.floor(now / 1000) + 600,
         ...grant,
       });
-      const signed = t.rt.container.get<SignedUrls>(TOKENS.SignedUrls).sign('PUT', SIGNED_UPLOAD_PREFIX + token, 600, now);
+      const signed = t.rt.container.get(SignedUrls).sign('PUT', SIGNED_UPLOAD_PREFIX + token, 600, now);
       const put = await fetch(new URL(t.baseUrl).origin + signed.url, { method: 'PUT', body: content });
       assert.equal(put.status, 200, await put.text());
       return token;

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { client, makeCaller, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
-import type { IdentityCommands } from '../../commands/identity/identity-commands';
-import { TOKENS } from '../../src/ports/tokens';
+import { IdentityCommands } from '../../commands/identity/identity-commands';
 import { alteredEnd } from '../support/altered-end';
 
 describe('HTTP platform: identity, authentication and the error model', () => {
@@ -57,7 +56,7 @@ describe('HTTP platform: identity, authentication and the error model', () => {
     }
     const other = await makeCaller(t.rt, { tenantId: caller.tenantId });
     assert.equal((await client(t.baseUrl, other.apiKey).get('/users/me')).status, 200);
-    await t.rt.container.get<IdentityCommands>(TOKENS.IdentityCommands).revokeKey(other.keyId, { actor: 'test' });
+    await t.rt.container.get(IdentityCommands).revokeKey(other.keyId, { actor: 'test' });
     // Revocation is honoured within the authentication cache's lifetime (2 s).
     const deadline = Date.now() + 5000;
     let status = 200;

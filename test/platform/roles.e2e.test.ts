@@ -8,11 +8,10 @@ import { Client as EsClient } from '@elastic/elasticsearch';
 import { AssignerProtocol, type Kafka } from 'kafkajs';
 import { createKafka } from '../../infra/bus/kafka-client';
 import { runImport } from '../../src/cli/import/import-cli';
-import type { IdentityCommands } from '../../commands/identity/identity-commands';
+import { IdentityCommands } from '../../commands/identity/identity-commands';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/util/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
-import { TOKENS } from '../../src/ports/tokens';
 import { runCli, startServe } from '../support/cli';
 import { dropTestIndexes, testElasticsearchUrl, uniqueAlias } from '../support/elasticsearch';
 import { freshDatabaseUrl } from '../support/postgres';
@@ -142,7 +141,7 @@ if (!brokers.length || !esUrl) {
       // The operator's setup through the service's own commands, in-process on the same database
       // (what `ifrs admin ...` and `ifrs import` run; one runtime instead of a process per command).
       rt = await openRuntime(loadConfig(env, { dataDir: path.join(tmp, 'setup') }), createLogger('silent'), { poolMax: 5 });
-      const id = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+      const id = rt.container.get(IdentityCommands);
       const meta = { actor: 'operator:test' };
       const { tenantId } = await id.createTenant({ name: 'Roles Co', datasets: ['naic'], sharing: false }, meta);
       const { userId } = await id.createUser({ tenantId, name: 'Ed Itor', email: 'ed@example.com' }, meta);

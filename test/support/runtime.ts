@@ -7,8 +7,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { createLogger, type Logger } from '../../src/util/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
 import { startServer } from '../../src/server';
-import { TOKENS } from '../../src/ports/tokens';
-import type { IdentityCommands } from '../../commands/identity/identity-commands';
+import { IdentityCommands } from '../../commands/identity/identity-commands';
 import type { ScopeRole } from '../../src/domain/principal';
 import { freshDatabaseUrl } from './postgres';
 
@@ -52,7 +51,7 @@ export async function makeCaller(
   rt: Runtime,
   o: { tenantId?: string; datasets?: string[]; sharing?: boolean; readOnly?: boolean; permissions?: string[]; name?: string; email?: string | null } = {},
 ): Promise<TestCaller> {
-  const id = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+  const id = rt.container.get(IdentityCommands);
   const meta = { actor: 'test' };
   const tenantId = o.tenantId ?? (await id.createTenant({ name: 'Test Tenant', datasets: o.datasets ?? ['naic'], sharing: o.sharing ?? false }, meta)).tenantId;
   const { userId } = await id.createUser({ tenantId, name: o.name ?? 'Test User', email: o.email === undefined ? 'test@example.com' : o.email }, meta);
@@ -61,7 +60,7 @@ export async function makeCaller(
 }
 
 export async function makeScope(rt: Runtime, tenantId: string, grants: { userId: string; role: ScopeRole }[] = []): Promise<string> {
-  const id = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+  const id = rt.container.get(IdentityCommands);
   const { scope } = await id.createScope({ tenantId, name: 'Test Scope' }, { actor: 'test' });
   for (const g of grants) await id.grant({ scope, userId: g.userId, role: g.role }, { actor: 'test' });
   return scope;

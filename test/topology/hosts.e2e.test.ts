@@ -4,12 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runImport } from '../../src/cli/import/import-cli';
-import type { IdentityCommands } from '../../commands/identity/identity-commands';
+import { IdentityCommands } from '../../commands/identity/identity-commands';
 import { loadConfig } from '../../src/config';
 import { comparePositions } from '../../src/domain/events';
 import { createLogger } from '../../src/util/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
-import { TOKENS } from '../../src/ports/tokens';
 import { catalogFiling, file as catalogFile } from '../support/catalog-records';
 import { client } from '../support/runtime';
 import { filingBody, seedListings, upload } from '../working-filings/support';
@@ -160,7 +159,7 @@ if (unavailable) {
       // The operator's machine (the test process, on the bridge's gateway address) migrates and sets up
       // the caller through the service's own commands, as `ifrs admin ...` does.
       rt = await openRuntime(loadConfig(envFor('operator'), { dataDir: path.join(tmp, 'operator') }), createLogger('silent'), { poolMax: 5 });
-      const id = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+      const id = rt.container.get(IdentityCommands);
       const meta = { actor: 'operator:test' };
       const { tenantId } = await id.createTenant({ name: 'Topology Co', datasets: ['naic'], sharing: false }, meta);
       const { userId } = await id.createUser({ tenantId, name: 'Ed Itor', email: 'ed@example.com' }, meta);

@@ -18,7 +18,6 @@ import { loadConfig } from '../../src/config';
 import type { RecordedEvent } from '../../src/domain/events';
 import { createLogger } from '../../src/util/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
-import { TOKENS } from '../../src/ports/tokens';
 import { freshDatabaseUrl } from '../support/postgres';
 
 const NOW = '2025-01-01T00:00:00.000Z';
@@ -35,7 +34,7 @@ describe('working filings: the command path and batched projections', () => {
   before(async () => {
     const url = await freshDatabaseUrl();
     rt = await openRuntime(loadConfig({}, { databaseUrl: url, dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'ifrs-wf-cmd-')) }), createLogger('silent'));
-    handler = rt.container.get<CommandHandler>(TOKENS.CommandHandler);
+    handler = rt.container.get(CommandHandler);
   });
   after(async () => rt.close());
 

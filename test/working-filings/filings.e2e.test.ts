@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import type { IdentityCommands } from '../../commands/identity/identity-commands';
-import { TOKENS } from '../../src/ports/tokens';
+import { IdentityCommands } from '../../commands/identity/identity-commands';
 import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { SPEC_DISPOSITIONS, SPEC_FILING_TYPES, SPEC_REVIEW_TYPES, SPEC_SCHEDULE_TYPES, SPEC_SUB_TOI, SPEC_TOI_CODES, subToiNeighbours } from '../support/spec-tables';
 import { filingBody, seedListings, type Listings } from './support';
@@ -160,10 +159,10 @@ describe('working filings: create, detail, edit, field options', () => {
     assert.equal((await api.post('/managed-filings', filingBody(foreignScope, l))).status, 404);
     assert.equal((await client(t.baseUrl, viewer.apiKey).post('/managed-filings', filingBody(scope, l))).status, 403);
     const ro = await makeCaller(t.rt, { tenantId: editor.tenantId, readOnly: true });
-    await t.rt.container.get<IdentityCommands>(TOKENS.IdentityCommands).grant({ scope, userId: ro.userId, role: 'manager' }, { actor: 'test' });
+    await t.rt.container.get(IdentityCommands).grant({ scope, userId: ro.userId, role: 'manager' }, { actor: 'test' });
     assert.equal((await client(t.baseUrl, ro.apiKey).post('/managed-filings', filingBody(scope, l))).status, 403);
     const gone = await makeScope(t.rt, editor.tenantId, [{ userId: editor.userId, role: 'editor' }]);
-    await t.rt.container.get<IdentityCommands>(TOKENS.IdentityCommands).deactivateScope(gone, { actor: 'test' });
+    await t.rt.container.get(IdentityCommands).deactivateScope(gone, { actor: 'test' });
     assert.equal((await api.post('/managed-filings', filingBody(gone, l))).status, 404);
   });
 

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import type { IdentityCommands } from '../../commands/identity/identity-commands';
-import { TOKENS } from '../../src/ports/tokens';
+import { IdentityCommands } from '../../commands/identity/identity-commands';
 import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { filingBody, seedListings, upload, type Listings } from './support';
 
@@ -17,7 +16,7 @@ describe('working filings: permission checks inside the append', () => {
   let id: IdentityCommands;
   before(async () => {
     t = await startTestRuntime();
-    id = t.rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+    id = t.rt.container.get(IdentityCommands);
     editor = await makeCaller(t.rt);
     other = await makeCaller(t.rt, { tenantId: editor.tenantId });
     scope = await makeScope(t.rt, editor.tenantId, [

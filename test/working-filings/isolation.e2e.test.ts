@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import type { ManagedFilingCommands } from '../../commands/managed-filings/managed-filing-commands';
-import { WF_TOKENS } from '../../src/features/working-filings';
+import { ManagedFilingCommands } from '../../commands/managed-filings/managed-filing-commands';
 import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { filingBody, seedListings, upload, type Listings } from './support';
 
@@ -109,7 +108,7 @@ describe('working filings: isolation matrix (tenants, scopes, roles)', () => {
     const shared = (await client(t.baseUrl, owner.apiKey).post('/managed-filings', filingBody(scope, listings))).body.id;
     const third = await makeCaller(t.rt, { sharing: true });
     const thirdScope = await makeScope(t.rt, third.tenantId, [{ userId: third.userId, role: 'viewer' }]);
-    const wf = t.rt.container.get<ManagedFilingCommands>(WF_TOKENS.ManagedFilingCommands);
+    const wf = t.rt.container.get(ManagedFilingCommands);
     await wf.share(shared, foreignScope, { actor: 'test' });
     await wf.share(shared, thirdScope, { actor: 'test' });
     const history = async (c: TestCaller) => {

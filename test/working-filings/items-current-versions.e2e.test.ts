@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { WF_TOKENS } from '../../src/features/working-filings';
 import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { filingBody, seedListings, upload, type Listings } from './support';
+import { FilingAccessService } from '../../src/read-models/working-filings/filing-access';
+import { ReferenceLookups } from '../../src/read-models/working-filings/reference-lookups';
 
 /**
  * Contract, PATCH .../items/{itemId}: "Related working files follow current content; version pinning
@@ -125,8 +126,8 @@ describe('working filings: items follow their artifacts\' current content', () =
         spied.push([target, name]);
       }
     };
-    spy(t.rt.container.get(WF_TOKENS.FilingAccess), 'access', ['filing', 'grants', 'sharing', 'grantIn']);
-    spy(t.rt.container.get(WF_TOKENS.ReferenceLookups), 'lookups', ['artifacts', 'checkListings', 'editableScopeListing']);
+    spy(t.rt.container.get(FilingAccessService), 'access', ['filing', 'grants', 'sharing', 'grantIn']);
+    spy(t.rt.container.get(ReferenceLookups), 'lookups', ['artifacts', 'checkListings', 'editableScopeListing']);
     // The indexing worker writes to an artifact's stream meanwhile: only the filing's stream counts.
     spy(t.rt.store, 'store', ['append', 'appendGuarded', 'readStream'], (args) => args[0] === `managedFiling-${filingId}`);
     try {

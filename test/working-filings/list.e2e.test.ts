@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import type { IdentityCommands } from '../../commands/identity/identity-commands';
-import type { ManagedFilingCommands } from '../../commands/managed-filings/managed-filing-commands';
-import { TOKENS } from '../../src/ports/tokens';
-import { WF_TOKENS } from '../../src/features/working-filings';
+import { IdentityCommands } from '../../commands/identity/identity-commands';
+import { ManagedFilingCommands } from '../../commands/managed-filings/managed-filing-commands';
 import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { filingBody, seedListings } from './support';
 import { alteredEnd } from '../support/altered-end';
@@ -24,7 +22,7 @@ describe('working filings: the cross-scope list', () => {
   let ana: TestCaller;
   let bob: TestCaller;
   let scopes: string[];
-  const ids = () => t.rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+  const ids = () => t.rt.container.get(IdentityCommands);
   before(async () => {
     t = await startTestRuntime();
     ana = await makeCaller(t.rt, { sharing: true });
@@ -48,7 +46,7 @@ describe('working filings: the cross-scope list', () => {
     const bobApi = client(t.baseUrl, bob.apiKey);
     const s1 = (await bobApi.post('/managed-filings', filingBody(bobScope, bl))).body.id;
     const s2 = (await bobApi.post('/managed-filings', filingBody(bobScope, bl))).body.id;
-    const wf = t.rt.container.get<ManagedFilingCommands>(WF_TOKENS.ManagedFilingCommands);
+    const wf = t.rt.container.get(ManagedFilingCommands);
     await wf.share(s1, scopes[0], { actor: 'test' });
     await wf.share(s1, scopes[2], { actor: 'test' });
     await wf.share(s2, scopes[1], { actor: 'test' });

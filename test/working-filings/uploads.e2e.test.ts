@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { client, makeCaller, makeScope, startTestRuntime, type TestCaller, type TestRuntime } from '../support/runtime';
 import { upload } from './support';
-import type { IdentityCommands } from '../../commands/identity/identity-commands';
+import { IdentityCommands } from '../../commands/identity/identity-commands';
 import { TOKENS } from '../../src/ports/tokens';
 import { UploadTokens } from '../../commands/artifacts/upload-tokens';
 import { alteredEnd } from '../support/altered-end';
@@ -49,7 +49,7 @@ describe('working filings: uploads and artifacts', () => {
     assert.equal((await begin(viewer.apiKey, { scope, name: 'a.txt', mimeType: 'text/plain', size: 1 })).status, 403);
     assert.equal((await begin(editor.apiKey, { scope: `mc:${crypto.randomUUID()}`, name: 'a.txt', mimeType: 'text/plain', size: 1 })).status, 404);
     const ro = await makeCaller(t.rt, { tenantId: editor.tenantId, readOnly: true });
-    await t.rt.container.get<IdentityCommands>(TOKENS.IdentityCommands).grant({ scope, userId: ro.userId, role: 'manager' }, { actor: 'test' });
+    await t.rt.container.get(IdentityCommands).grant({ scope, userId: ro.userId, role: 'manager' }, { actor: 'test' });
     assert.equal((await begin(ro.apiKey, { scope, name: 'a.txt', mimeType: 'text/plain', size: 1 })).status, 403);
     assert.equal((await begin(editor.apiKey, { scope, name: 'a.txt', mimeType: 'text/plain', size: -1 })).status, 400);
     assert.equal((await begin(editor.apiKey, { scope, name: 'a/b.txt', mimeType: 'text/plain', size: 1 })).status, 400);

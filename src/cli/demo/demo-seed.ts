@@ -3,16 +3,15 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Runtime } from '../../runtime';
 import { TOKENS } from '../../ports/tokens';
-import { WF_TOKENS } from '../../features/working-filings';
 import type { Principal } from '../../domain/principal';
-import type { CommandHandler } from '../../../commands/command-handler';
-import type { IdentityCommands } from '../../../commands/identity/identity-commands';
+import { CommandHandler } from '../../../commands/command-handler';
+import { IdentityCommands } from '../../../commands/identity/identity-commands';
 import { tenantDecider } from '../../../commands/identity/tenant';
 import { scopeDecider } from '../../../commands/identity/scope';
 import { userDecider } from '../../../commands/identity/user';
-import type { ManagedFilingCommands } from '../../../commands/managed-filings/managed-filing-commands';
+import { ManagedFilingCommands } from '../../../commands/managed-filings/managed-filing-commands';
 import type { FilingType } from '../../domain/filing-fields';
-import { SIGNED_UPLOAD_PREFIX, type UploadCommands } from '../../../commands/artifacts/upload-commands';
+import { SIGNED_UPLOAD_PREFIX, UploadCommands } from '../../../commands/artifacts/upload-commands';
 import { runImport } from '../import/import-cli';
 import { startProgress } from '../progress';
 import type { SearchIndex } from '../../ports/search-index';
@@ -103,8 +102,8 @@ async function generateOnce(rt: Runtime, o: { filings: number; seed: number; pdf
 
 /** Creates what does not exist yet (tenant, scope, user, grant); a second run appends nothing here. */
 async function ensureIdentity(rt: Runtime, ids: ReturnType<typeof demoIds>): Promise<void> {
-  const handler = rt.container.get<CommandHandler>(TOKENS.CommandHandler);
-  const identity = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+  const handler = rt.container.get(CommandHandler);
+  const identity = rt.container.get(IdentityCommands);
   if (!(await handler.load(tenantDecider, `tenant-${ids.tenantId}`)).state.exists) {
     await identity.createTenant({ tenantId: ids.tenantId, name: 'Demo Insurance Research', datasets: ['naic'], sharing: false }, OPERATOR);
   }
@@ -134,6 +133,7 @@ function scopeListings(seed: number, scope: string) {
  * handler; object storage's: a PUT to the storage host, as a client would), completion.
  */
 async function upload(uploads: UploadCommands, p: Principal, scope: string, name: string, mimeType: string, bytes: Buffer): Promise<string> {
+  // The seed calls the upload handler itself and reads only the address's path and query: the host is a placeholder.
   const begun = await uploads.begin(p, { scope, name, mimeType, size: bytes.length }, 'http://localhost');
   const url = new URL(begun.uploadUrl);
   if (url.pathname.startsWith(SIGNED_UPLOAD_PREFIX)) {
@@ -223,8 +223,8 @@ async function seedWorkingFilings(rt: Runtime, ids: ReturnType<typeof demoIds>, 
     return existing.map((r) => r.id);
   }
   say(progress, 'creating working filings, uploads and comments through the command services');
-  const filings = rt.container.get<ManagedFilingCommands>(WF_TOKENS.ManagedFilingCommands);
-  const uploads = rt.container.get<UploadCommands>(WF_TOKENS.UploadCommands);
+  const filings = rt.container.get(ManagedFilingCommands);
+  const uploads = rt.container.get(UploadCommands);
   const listings = scopeListings(seed, ids.scope);
   const created: string[] = [];
   for (const plan of plans(listings)) {
@@ -328,7 +328,7 @@ export async function seedDemo(rt: Runtime, opts: SeedOptions = {}): Promise<See
   const ids = demoIds(seed);
   await ensureIdentity(rt, ids);
   // A new key on every run (a secret is shown once); issued before the import, while the read side is idle.
-  const identity = rt.container.get<IdentityCommands>(TOKENS.IdentityCommands);
+  const identity = rt.container.get(IdentityCommands);
   const key = await identity.createKey({ userId: ids.userId, readOnly: false, permissions: DEMO_PERMISSIONS }, OPERATOR);
   const jsonl = await generateOnce(rt, { filings, seed, pdf: opts.pdf ?? true, scope: ids.scope, progress: opts.progress });
   say(opts.progress, `importing ${jsonl}${opts.pdf === false ? '' : ' (PDF text extraction included)'} and waiting for the read models`);
@@ -396,7 +396,7 @@ export async function prepareServeDemo(rt: Runtime, env: NodeJS.ProcessEnv = pro
       say(true, 'the data directory already has tenants but no demo user: --demo seeds nothing (run `ifrs demo seed` to add the demo data set)');
       return null;
     }
-    key = await rt.container.get<IdentityCommands>(TOKENS.IdentityCommands).createKey({ userId: ids.userId, readOnly: false, permissions: DEMO_PERMISSIONS }, OPERATOR);
+    key = await rt.container.get(IdentityCommands).createKey({ userId: ids.userId, readOnly: false, permissions: DEMO_PERMISSIONS }, OPERATOR);
     how = 'demo data set already present; a new key was issued (keys are shown once)';
   }
   const targets = await exampleTargets(rt);

@@ -15,7 +15,7 @@ const WAIT_TIMEOUT_MS = 30 * 60 * 1000;
 /** Runs an import against a runtime; with `wait`, returns once the read side has caught up with it. */
 export async function runImport(rt: Runtime, file: string, opts: { wait: boolean; concurrency?: number; progress?: boolean }): Promise<ImportResult> {
   if (!fs.existsSync(file)) throw new Error(`no such file: ${file}`);
-  const importers = rt.container.isBound(TOKENS.RecordImporter) ? rt.container.getAll<RecordImporter>(TOKENS.RecordImporter) : [];
+  const importers = rt.container.getAll<RecordImporter>(TOKENS.RecordImporter, { optional: true });
   const bar = opts.progress ? startProgress('import', 'bytes', fs.statSync(file).size) : null;
   bar?.update(0);
   // With --wait, project while importing rather than after: the read side catches up on the other
