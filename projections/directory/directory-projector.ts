@@ -1,18 +1,27 @@
 import type { Knex } from 'knex';
-import { CARRIER_EVENT_TYPES, type CarrierEvent } from '../../commands/directory/carrier';
-import { CARRIER_GROUP_EVENT_TYPES, type CarrierGroupEvent } from '../../commands/directory/carrier-group';
+import type { CarrierEvent } from '../../commands/directory/carrier';
+import type { CarrierGroupEvent } from '../../commands/directory/carrier-group';
 import { DIRECTORY_PROJECTION } from '../../commands/directory/directory-importers';
-import { MGA_EVENT_TYPES, type MgaEvent } from '../../commands/directory/mga';
-import { PRODUCT_EVENT_TYPES, type ProductEvent } from '../../commands/directory/product';
+import type { MgaEvent } from '../../commands/directory/mga';
+import type { ProductEvent } from '../../commands/directory/product';
 import { normalizeNaicGroupCode } from '../../commands/catalog/catalog-enums';
 import { assertNever } from '../../src/domain/decider';
-import type { RecordedEvent } from '../../src/domain/events';
-import type { GroupedProjector } from '../engine';
-import type { ProjectionContext, TableNamer } from '../projector';
+import type { EventCoverage, GroupedProjector, ProjectedEvent, ProjectionContext, TableNamer } from '../projector';
 import { CATALOG_RUN_GROUP } from '../catalog/run-group';
 import { upsertRows } from '../batch-sql';
 
 type DirectoryEvent = CarrierGroupEvent | CarrierEvent | MgaEvent | ProductEvent;
+
+const HANDLES = {
+  CarrierGroupImported: 'applied',
+  CarrierGroupUpdated: 'applied',
+  CarrierImported: 'applied',
+  CarrierUpdated: 'applied',
+  MgaImported: 'applied',
+  MgaUpdated: 'applied',
+  ProductImported: 'applied',
+  ProductUpdated: 'applied',
+} as const satisfies EventCoverage<DirectoryEvent>;
 
 export const DIR = {
   groups: 'dir_carrier_groups',
@@ -29,12 +38,12 @@ const searchText = (name: string, aliases: string[] = []) => [name, ...aliases].
  * The directories (carrier groups, carriers, MGAs, products) as one read model: the lists join them
  * (a carrier's group name, a product's writing companies), so they live and rebuild together.
  */
-export class DirectoryProjector implements GroupedProjector {
+export class DirectoryProjector implements GroupedProjector<DirectoryEvent, typeof HANDLES> {
   readonly runGroup = CATALOG_RUN_GROUP;
   readonly name = DIRECTORY_PROJECTION;
   readonly version = 1;
   readonly tables = Object.values(DIR);
-  readonly eventTypes = [...CARRIER_GROUP_EVENT_TYPES, ...CARRIER_EVENT_TYPES, ...MGA_EVENT_TYPES, ...PRODUCT_EVENT_TYPES];
+  readonly handles = HANDLES;
 
   async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
     await trx.raw(`
@@ -70,13 +79,12 @@ export class DirectoryProjector implements GroupedProjector {
    * state as applying the events one by one. A product's availability rows are replaced only when its
    * row moved (a replayed event changes nothing).
    */
-  async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  async apply({ trx, table: t }: ProjectionContext, events: ProjectedEvent<DirectoryEvent, typeof HANDLES>[]): Promise<void> {
     type Rows = Map<string, Record<string, unknown>>;
     const rows = { groups: new Map() as Rows, carriers: new Map() as Rows, mgas: new Map() as Rows, products: new Map() as Rows };
     const availability = new Map<string, ProductEvent['data']['availability']>();
-    for (const raw of events) {
-      const e = raw as unknown as DirectoryEvent;
-      const version = raw.version;
+    for (const e of events) {
+      const version = e.version;
       switch (e.type) {
         case 'CarrierGroupImported':
         case 'CarrierGroupUpdated': {
