@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { RecordedEvent } from '../src/domain/events';
+import type { NewEvent, Recorded } from '../src/domain/events';
 import type { SqlStatement } from './batch-sql';
 
 /** Resolves a read model's logical table name to the physical one (a rebuild writes to shadow tables). */
@@ -11,16 +11,30 @@ export interface ProjectionContext {
 }
 
 /**
+ * What a projector does with each event type of its category's union: `'applied'` (the engine reads it and
+ * hands it to `apply`) or `'ignored'`. Every type of the union must be named, so adding a type to a union
+ * is a compile error until each projector of that category says whether it applies or ignores it. Declare
+ * it `as const satisfies EventCoverage<CategoryEvent>` (so extra names are errors too).
+ */
+export type EventCoverage<E extends NewEvent> = { readonly [K in E['type']]: 'applied' | 'ignored' };
+
+/** The members of the union that a coverage applies. */
+export type AppliedEvent<E extends NewEvent, C extends EventCoverage<E>> = Extract<E, { type: { [K in keyof C]: C[K] extends 'ignored' ? never : K }[keyof C] }>;
+
+/** What a projector's `apply` receives: recorded events of the members it applies (upcast to their current schema). */
+export type ProjectedEvent<E extends NewEvent, C extends EventCoverage<E>> = Recorded<AppliedEvent<E, C>>;
+
+/**
  * A projector owns its tables. Its schema is part of its code and `version`: bumping the version
  * makes the engine rebuild it from the log (into new tables, then swap), so read models never need
  * hand-written data migrations.
  */
-export interface Projector {
+export interface Projector<E extends NewEvent = NewEvent, C extends EventCoverage<E> = EventCoverage<E>> {
   readonly name: string;
   readonly version: number;
   readonly tables: readonly string[];
-  /** The event types it reads; the engine fetches only these. */
-  readonly eventTypes: readonly string[];
+  /** Every event type of its category, applied or ignored; the engine fetches only the applied ones (eventTypesOf). */
+  readonly handles: C;
   createSchema(trx: Knex.Transaction, table: TableNamer): Promise<void>;
   /**
    * Optional: secondary indexes that a rebuild creates only after the bulk load into its shadow
@@ -37,7 +51,7 @@ export interface Projector {
    */
   upgradeSchema?(trx: Knex.Transaction, table: TableNamer): Promise<void>;
   /** Applies a batch in order, inside the transaction that also moves the checkpoint. */
-  apply(ctx: ProjectionContext, events: RecordedEvent[]): Promise<void>;
+  apply(ctx: ProjectionContext, events: ProjectedEvent<E, C>[]): Promise<void>;
   /**
    * Optional, for read models kept outside Postgres (a search engine): called by a rebuild inside the
    * swap transaction, after the shadow tables were renamed and before the checkpoint moves, to make
@@ -63,7 +77,7 @@ export interface Projector {
  * Each member keeps its own checkpoint and version, so rebuilds and status stay per projector
  * (catch-up runs the named members together).
  */
-export interface GroupedProjector extends Projector {
+export interface GroupedProjector<E extends NewEvent = NewEvent, C extends EventCoverage<E> = EventCoverage<E>> extends Projector<E, C> {
   readonly runGroup?: string;
 }
 
@@ -75,12 +89,30 @@ export interface GroupedProjector extends Projector {
  * read-your-writes path. `apply` must do the same as running these statements in order
  * (`runStatements`).
  */
-export interface ScriptedProjector extends GroupedProjector {
-  batchStatements(events: RecordedEvent[], table: TableNamer): SqlStatement[];
+export interface ScriptedProjector<E extends NewEvent = NewEvent, C extends EventCoverage<E> = EventCoverage<E>> extends GroupedProjector<E, C> {
+  batchStatements(events: ProjectedEvent<E, C>[], table: TableNamer): SqlStatement[];
 }
 
-/** The event types the engine reads for a projector. */
+/**
+ * Closes an exhaustive switch over a projector's applied events: a type left unhandled is a compile error.
+ * At run time an event the projector does not apply is passed over (the engine never delivers one, but a
+ * test or tool may hand a projector a whole stream).
+ */
+export function notApplied(e: never): void {
+  void e;
+}
+
+/** The types a coverage applies, in its order. */
+export function appliedTypes<E extends NewEvent, C extends EventCoverage<E>>(handles: C): AppliedEvent<E, C>['type'][] {
+  return (Object.keys(handles) as (keyof C & string)[]).filter((t) => handles[t] !== 'ignored') as AppliedEvent<E, C>['type'][];
+}
+
+const typesByProjector = new WeakMap<Projector, readonly string[]>();
+
+/** The event types the engine reads for a projector: derived from its coverage, once. */
 export function eventTypesOf(p: Projector): readonly string[] {
-  return p.eventTypes;
+  let types = typesByProjector.get(p);
+  if (!types) typesByProjector.set(p, (types = appliedTypes(p.handles)));
+  return types;
 }
 

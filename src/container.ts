@@ -4,6 +4,8 @@ import client from 'prom-client';
 import { CommandHandler } from '../commands/command-handler';
 import { BatchedAppender } from '../infra/eventstore/batched-appender';
 import { PostgresEventStore } from '../infra/eventstore/postgres-event-store';
+import { withUpcasting } from '../infra/eventstore/upcasting-event-store';
+import { EVENT_UPCASTERS } from './domain/event-upcasters';
 import type { Database } from '../infra/postgres/database';
 import { ProjectionEngine } from '../projections/engine';
 import type { Projector } from '../projections/projector';
@@ -58,8 +60,9 @@ export function createContainer(config: Config, db: Database, secret: Buffer, lo
   c.bind(TOKENS.Secret).toConstantValue(secret);
   c.bind(TOKENS.Metrics).toConstantValue(new client.Registry());
   // ESDB_URL moves the log to EventStoreDB; checkpoints, read models and bus bookkeeping stay in Postgres.
+  // Read and written through the upcasters: projectors and deciders see every event at its current schema.
   c.bind(TOKENS.EventStore)
-    .toDynamicValue(() => (config.esdbUrl ? new (esdbAdapter().EsdbEventStore)(config.esdbUrl) : new PostgresEventStore(db.knex)))
+    .toDynamicValue(() => withUpcasting(config.esdbUrl ? new (esdbAdapter().EsdbEventStore)(config.esdbUrl) : new PostgresEventStore(db.knex), EVENT_UPCASTERS))
     .inSingletonScope();
   c.bind(ProjectionEngine)
     .toDynamicValue((ctx) => new ProjectionEngine(db.knex, ctx.get(TOKENS.EventStore), ctx.getAll<Projector>(TOKENS.Projector), log))

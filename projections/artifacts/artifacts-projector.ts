@@ -1,15 +1,21 @@
 import type { Knex } from 'knex';
 import type { ArtifactEvent } from '../../src/domain/events/artifacts';
-import type { RecordedEvent } from '../../src/domain/events';
-import type { ProjectionContext, Projector, TableNamer } from '../projector';
+import { type ProjectionContext, type Projector, type TableNamer, notApplied, type EventCoverage, type ProjectedEvent } from '../projector';
 import { ARTIFACTS_PROJECTION } from '../../src/read-models/projection-names';
 
+const HANDLES = {
+  ArtifactUploadReceived: 'ignored',
+  ArtifactCreated: 'applied',
+  ArtifactVersionAdded: 'applied',
+  ArtifactVersionIndexed: 'applied',
+} as const satisfies EventCoverage<ArtifactEvent>;
+
 /** Working files (artifacts) with their current version: what item writes resolve references against. */
-export class ArtifactsProjector implements Projector {
+export class ArtifactsProjector implements Projector<ArtifactEvent, typeof HANDLES> {
   readonly name = ARTIFACTS_PROJECTION;
   readonly version = 1;
   readonly tables = ['working_artifacts', 'working_artifact_versions'];
-  readonly eventTypes = ['ArtifactCreated', 'ArtifactVersionAdded', 'ArtifactVersionIndexed'];
+  readonly handles = HANDLES;
 
   async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
     await trx.raw(`
@@ -23,14 +29,13 @@ export class ArtifactsProjector implements Projector {
     `);
   }
 
-  async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
-    for (const raw of events) {
-      const e = raw as unknown as ArtifactEvent;
+  async apply({ trx, table: t }: ProjectionContext, events: ProjectedEvent<ArtifactEvent, typeof HANDLES>[]): Promise<void> {
+    for (const e of events) {
       switch (e.type) {
         case 'ArtifactCreated': {
           const d = e.data;
           await trx(t('working_artifacts'))
-            .insert({ id: d.artifactId, scope: d.scope, scope_id: d.scopeId, tenant_id: d.tenantId, name: d.name, created_by: d.createdBy, created_at: d.createdAt, updated_at: d.createdAt, version: raw.version })
+            .insert({ id: d.artifactId, scope: d.scope, scope_id: d.scopeId, tenant_id: d.tenantId, name: d.name, created_by: d.createdBy, created_at: d.createdAt, updated_at: d.createdAt, version: e.version })
             .onConflict('id')
             .ignore();
           break;
@@ -43,8 +48,8 @@ export class ArtifactsProjector implements Projector {
             .ignore();
           await trx(t('working_artifacts'))
             .where({ id: e.data.artifactId })
-            .andWhere('version', '<', raw.version)
-            .update({ name: v.name, updated_at: v.createdAt, current_version_id: v.id, current_version_number: v.versionNumber, version: raw.version });
+            .andWhere('version', '<', e.version)
+            .update({ name: v.name, updated_at: v.createdAt, current_version_id: v.id, current_version_number: v.versionNumber, version: e.version });
           break;
         }
         case 'ArtifactVersionIndexed':
@@ -53,7 +58,7 @@ export class ArtifactsProjector implements Projector {
             .update({ indexed: true, text_sha256: e.data.text?.sha256 ?? null, page_count: e.data.text?.pageCount ?? null, extraction_method: e.data.text?.method ?? null });
           break;
         default:
-          break;
+          notApplied(e);
       }
     }
   }

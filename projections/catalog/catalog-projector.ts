@@ -1,10 +1,9 @@
 import type { Knex } from 'knex';
-import { CATALOG_FILING_EVENT_TYPES, type CatalogFilingEvent } from '../../src/domain/events/catalog';
+import { type CatalogFilingEvent } from '../../src/domain/events/catalog';
 import { sourceReferenceKey } from '../../src/domain/catalog-enums';
 import { assertNever } from '../../src/domain/decider';
-import type { RecordedEvent } from '../../src/domain/events';
 import type { GroupedProjector } from '../engine';
-import type { ProjectionContext, TableNamer } from '../projector';
+import type { ProjectionContext, TableNamer, EventCoverage, ProjectedEvent } from '../projector';
 import { CATALOG_COMPANY_NAMES, CATALOG_FILINGS, CATALOG_PRODUCT_NAMES, CATALOG_PROJECTION, CATALOG_RUN_GROUP } from '../../src/read-models/catalog';
 import { upsertRows } from '../batch-sql';
 import { listRecordJson } from '../../src/read-models/catalog-list-record';
@@ -19,18 +18,20 @@ import { createMissingIndex } from '../../infra/postgres/create-missing-index';
  */
 const STATE_SORT_INDEXES = ['btree (state, id)', 'btree (state DESC NULLS LAST, id)'];
 
+const HANDLES = { CatalogFilingImported: 'applied', CatalogFilingUpdated: 'applied' } as const satisfies EventCoverage<CatalogFilingEvent>;
+
 /**
  * The catalog read model: one row per filing with the spec's fields as columns, so every list filter
  * and sort is a plain indexed predicate. Indexes follow the list's real query shapes (see
  * docs/catalog-query-plans.md): each sort key as (key desc nulls last, id) for the keyset, the common
  * equality filters leading a (filter, submission_date, id) index, GIN for NAIC code arrays.
  */
-export class CatalogProjector implements GroupedProjector {
+export class CatalogProjector implements GroupedProjector<CatalogFilingEvent, typeof HANDLES> {
   readonly runGroup = CATALOG_RUN_GROUP;
   readonly name = CATALOG_PROJECTION;
   readonly version = 4;
   readonly tables = [CATALOG_FILINGS, CATALOG_COMPANY_NAMES, CATALOG_PRODUCT_NAMES];
-  readonly eventTypes = CATALOG_FILING_EVENT_TYPES;
+  readonly handles = HANDLES;
 
   async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
     const f = t(CATALOG_FILINGS);
@@ -103,19 +104,18 @@ export class CatalogProjector implements GroupedProjector {
     `);
   }
 
-  async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  async apply({ trx, table: t }: ProjectionContext, events: ProjectedEvent<CatalogFilingEvent, typeof HANDLES>[]): Promise<void> {
     // A batch holds many filings: the last event of each stream wins, written with one upsert.
     const rows = new Map<string, CatalogFilingWrite & Record<string, unknown>>();
     const seen: Record<string, unknown>[] = [];
-    for (const raw of events) {
-      const e = raw as unknown as CatalogFilingEvent & { version: number };
+    for (const e of events) {
       switch (e.type) {
         case 'CatalogFilingImported':
         case 'CatalogFilingUpdated': {
           const x = e.data.filing;
           const row = {
             id: x.id,
-            version: raw.version,
+            version: e.version,
             source: x.source,
             source_reference: x.sourceReference,
             source_reference_key: sourceReferenceKey(x.source, x.sourceReference),

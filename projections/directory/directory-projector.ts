@@ -1,15 +1,25 @@
 import type { Knex } from 'knex';
-import { CARRIER_EVENT_TYPES, type CarrierEvent, CARRIER_GROUP_EVENT_TYPES, type CarrierGroupEvent, MGA_EVENT_TYPES, type MgaEvent, PRODUCT_EVENT_TYPES, type ProductEvent } from '../../src/domain/events/directory';
+import { type CarrierEvent, type CarrierGroupEvent, type MgaEvent, type ProductEvent } from '../../src/domain/events/directory';
 import { normalizeNaicGroupCode } from '../../src/domain/catalog-enums';
 import { assertNever } from '../../src/domain/decider';
-import type { RecordedEvent } from '../../src/domain/events';
 import type { GroupedProjector } from '../engine';
-import type { ProjectionContext, TableNamer } from '../projector';
+import type { ProjectionContext, TableNamer, EventCoverage, ProjectedEvent } from '../projector';
 import { CATALOG_RUN_GROUP } from '../../src/read-models/catalog';
 import { DIR, DIRECTORY_PROJECTION } from '../../src/read-models/directory';
 import { upsertRows } from '../batch-sql';
 
 type DirectoryEvent = CarrierGroupEvent | CarrierEvent | MgaEvent | ProductEvent;
+
+const HANDLES = {
+  CarrierGroupImported: 'applied',
+  CarrierGroupUpdated: 'applied',
+  CarrierImported: 'applied',
+  CarrierUpdated: 'applied',
+  MgaImported: 'applied',
+  MgaUpdated: 'applied',
+  ProductImported: 'applied',
+  ProductUpdated: 'applied',
+} as const satisfies EventCoverage<DirectoryEvent>;
 
 /** Lower-cased name and aliases, one per line: "name matches names and aliases" is one substring test. */
 const searchText = (name: string, aliases: string[] = []) => [name, ...aliases].join('\n').toLowerCase();
@@ -18,12 +28,12 @@ const searchText = (name: string, aliases: string[] = []) => [name, ...aliases].
  * The directories (carrier groups, carriers, MGAs, products) as one read model: the lists join them
  * (a carrier's group name, a product's writing companies), so they live and rebuild together.
  */
-export class DirectoryProjector implements GroupedProjector {
+export class DirectoryProjector implements GroupedProjector<DirectoryEvent, typeof HANDLES> {
   readonly runGroup = CATALOG_RUN_GROUP;
   readonly name = DIRECTORY_PROJECTION;
   readonly version = 1;
   readonly tables = Object.values(DIR);
-  readonly eventTypes = [...CARRIER_GROUP_EVENT_TYPES, ...CARRIER_EVENT_TYPES, ...MGA_EVENT_TYPES, ...PRODUCT_EVENT_TYPES];
+  readonly handles = HANDLES;
 
   async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
     await trx.raw(`
@@ -59,13 +69,12 @@ export class DirectoryProjector implements GroupedProjector {
    * state as applying the events one by one. A product's availability rows are replaced only when its
    * row moved (a replayed event changes nothing).
    */
-  async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  async apply({ trx, table: t }: ProjectionContext, events: ProjectedEvent<DirectoryEvent, typeof HANDLES>[]): Promise<void> {
     type Rows = Map<string, Record<string, unknown>>;
     const rows = { groups: new Map() as Rows, carriers: new Map() as Rows, mgas: new Map() as Rows, products: new Map() as Rows };
     const availability = new Map<string, ProductEvent['data']['availability']>();
-    for (const raw of events) {
-      const e = raw as unknown as DirectoryEvent;
-      const version = raw.version;
+    for (const e of events) {
+      const version = e.version;
       switch (e.type) {
         case 'CarrierGroupImported':
         case 'CarrierGroupUpdated': {

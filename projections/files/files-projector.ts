@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { CATALOG_FILING_EVENT_TYPES, type CatalogFilingEvent } from '../../src/domain/events/catalog';
+import type { CatalogFilingEvent } from '../../src/domain/events/catalog';
 import { assertNever } from '../../src/domain/decider';
-import type { RecordedEvent } from '../../src/domain/events';
-import type { GroupedProjector } from '../engine';
-import type { ProjectionContext, TableNamer } from '../projector';
+import type { EventCoverage, GroupedProjector, ProjectedEvent, ProjectionContext, TableNamer } from '../projector';
 import { CATALOG_RUN_GROUP } from '../../src/read-models/catalog';
 import { downloadVersionOf, FILES_PROJECTION } from '../../src/read-models/files';
 import { lastByKey, upsertRows } from '../batch-sql';
+
+const HANDLES = { CatalogFilingImported: 'applied', CatalogFilingUpdated: 'applied' } as const satisfies EventCoverage<CatalogFilingEvent>;
 
 /**
  * Stored files of catalog filings: the inventory (in the record's order), each file's text location
@@ -14,12 +14,12 @@ import { lastByKey, upsertRows } from '../batch-sql';
  * Keeps its own copy of the filing's `source`, for the serff:view rule, instead of reading another
  * feature's read model.
  */
-export class FilesProjector implements GroupedProjector {
+export class FilesProjector implements GroupedProjector<CatalogFilingEvent, typeof HANDLES> {
   readonly runGroup = CATALOG_RUN_GROUP;
   readonly name = FILES_PROJECTION;
   readonly version = 1;
   readonly tables = ['files_filings', 'files_entries', 'files_versions'];
-  readonly eventTypes = CATALOG_FILING_EVENT_TYPES;
+  readonly handles = HANDLES;
 
   async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
     await trx.raw(`
@@ -41,13 +41,12 @@ export class FilesProjector implements GroupedProjector {
    * sequential upserts would), and the content versions of EVERY applied event are kept, since a
    * pinned download of a version that was current only in the middle of the batch must keep working.
    */
-  async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
-    const all = events.map((raw) => {
-      const e = raw as unknown as CatalogFilingEvent;
+  async apply({ trx, table: t }: ProjectionContext, events: ProjectedEvent<CatalogFilingEvent, typeof HANDLES>[]): Promise<void> {
+    const all = events.map((e) => {
       switch (e.type) {
         case 'CatalogFilingImported':
         case 'CatalogFilingUpdated':
-          return { version: raw.version, ...e.data };
+          return { version: e.version, ...e.data };
         default:
           return assertNever(e);
       }

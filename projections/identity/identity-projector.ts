@@ -2,30 +2,29 @@ import type { Knex } from 'knex';
 import type { ApiKeyEvent, ScopeEvent, TenantEvent, UserEvent } from '../../src/domain/events/identity';
 import { IDENTITY_PROJECTION } from '../../src/read-models/identity';
 import { assertNever } from '../../src/domain/decider';
-import type { RecordedEvent } from '../../src/domain/events';
-import type { ProjectionContext, Projector, TableNamer } from '../projector';
+import type { EventCoverage, ProjectedEvent, ProjectionContext, Projector, TableNamer } from '../projector';
 import { lastByKey, upsertRows } from '../batch-sql';
 
 type IdentityEvent = TenantEvent | ScopeEvent | UserEvent | ApiKeyEvent;
 
-const TYPES: IdentityEvent['type'][] = [
-  'TenantCreated',
-  'TenantSharingChanged',
-  'TenantDatasetsChanged',
-  'ScopeCreated',
-  'ScopeDeactivated',
-  'ScopeRoleGranted',
-  'UserCreated',
-  'ApiKeyIssued',
-  'ApiKeyRevoked',
-];
+const HANDLES = {
+  TenantCreated: 'applied',
+  TenantSharingChanged: 'applied',
+  TenantDatasetsChanged: 'applied',
+  ScopeCreated: 'applied',
+  ScopeDeactivated: 'applied',
+  ScopeRoleGranted: 'applied',
+  UserCreated: 'applied',
+  ApiKeyIssued: 'applied',
+  ApiKeyRevoked: 'applied',
+} as const satisfies EventCoverage<IdentityEvent>;
 
 /** Tenants, scopes, grants, users and key hashes: what authentication and authorization read. */
-export class IdentityProjector implements Projector {
+export class IdentityProjector implements Projector<IdentityEvent, typeof HANDLES> {
   readonly name = IDENTITY_PROJECTION;
   readonly version = 1;
   readonly tables = ['identity_tenants', 'identity_scopes', 'identity_users', 'identity_grants', 'identity_api_keys'];
-  readonly eventTypes = TYPES;
+  readonly handles = HANDLES;
 
   async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
     await trx.raw(`
@@ -45,7 +44,7 @@ export class IdentityProjector implements Projector {
    * written as one multi-row upsert; changes of existing rows run in log order between them. Within a
    * run the last row per key wins, as the last of the sequential upserts would.
    */
-  async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  async apply({ trx, table: t }: ProjectionContext, events: ProjectedEvent<IdentityEvent, typeof HANDLES>[]): Promise<void> {
     let run: { table: string; key: string[]; keep: string[]; rows: Record<string, unknown>[] } | null = null;
     const flush = async () => {
       if (!run) return;
@@ -60,8 +59,7 @@ export class IdentityProjector implements Projector {
       run ??= { table, key, keep, rows: [] };
       run.rows.push(row);
     };
-    for (const raw of events) {
-      const e = raw as unknown as IdentityEvent;
+    for (const e of events) {
       switch (e.type) {
         case 'TenantCreated':
           await upsert('identity_tenants', ['id'], { id: e.data.tenantId, name: e.data.name, datasets: e.data.datasets, sharing: e.data.sharing });

@@ -1,19 +1,33 @@
 import type { Knex } from 'knex';
 import type { CommentState, ManagedFilingEvent } from '../../src/domain/events/managed-filings';
-import type { RecordedEvent } from '../../src/domain/events';
 import type { ScriptedProjector } from '../engine';
-import type { ProjectionContext, TableNamer } from '../projector';
+import { type ProjectionContext, type TableNamer, notApplied, type EventCoverage, type ProjectedEvent } from '../projector';
 import { upsertStatement, type SqlStatement } from '../batch-sql';
 import { runStatements } from '../batch-script';
 import { MANAGED_FILING_COMMENTS_PROJECTION, WORKING_FILINGS_RUN_GROUP } from '../../src/read-models/projection-names';
 
+const HANDLES = {
+  ManagedFilingCreated: 'ignored',
+  ManagedFilingUpdated: 'ignored',
+  ManagedFilingShared: 'ignored',
+  ManagedFilingItemAdded: 'ignored',
+  ManagedFilingItemChanged: 'ignored',
+  FilingCommentPosted: 'applied',
+  FilingCommentEdited: 'applied',
+  FilingCommentDeleted: 'applied',
+  FilingThreadResolved: 'applied',
+  FilingThreadReopened: 'applied',
+} as const satisfies EventCoverage<ManagedFilingEvent>;
+
+type Projected = ProjectedEvent<ManagedFilingEvent, typeof HANDLES>;
+
 /** The comment timeline of each filing (messages, status events, tombstones) and each thread's current status. */
-export class ManagedFilingCommentsProjector implements ScriptedProjector {
+export class ManagedFilingCommentsProjector implements ScriptedProjector<ManagedFilingEvent, typeof HANDLES> {
   readonly name = MANAGED_FILING_COMMENTS_PROJECTION;
   readonly runGroup = WORKING_FILINGS_RUN_GROUP;
   readonly version = 1;
   readonly tables = ['managed_filing_comments', 'managed_filing_threads'];
-  readonly eventTypes = ['FilingCommentPosted', 'FilingCommentEdited', 'FilingCommentDeleted', 'FilingThreadResolved', 'FilingThreadReopened'];
+  readonly handles = HANDLES;
 
   async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
     await trx.raw(`
@@ -49,34 +63,33 @@ export class ManagedFilingCommentsProjector implements ScriptedProjector {
    * (the last per thread), then edits and tombstones in order. Entries are inserted first because an
    * edit or a deletion can only follow its comment's creation in the stream.
    */
-  async apply({ trx, table }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  async apply({ trx, table }: ProjectionContext, events: Projected[]): Promise<void> {
     await runStatements(trx, this.batchStatements(events, table));
   }
 
-  batchStatements(events: RecordedEvent[], t: TableNamer): SqlStatement[] {
+  batchStatements(events: Projected[], t: TableNamer): SqlStatement[] {
     const inserts: Record<string, unknown>[] = [];
     const statuses = new Map<string, { filing_id: string; thread_id: string; status: string; version: number }>();
     const status = (filingId: string, threadId: string, value: string, version: number) =>
       statuses.set(`${filingId}/${threadId}`, { filing_id: filingId, thread_id: threadId, status: value, version });
-    const changes: { raw: RecordedEvent; e: ManagedFilingEvent }[] = [];
-    for (const raw of events) {
-      const e = raw as unknown as ManagedFilingEvent;
+    const changes: Projected[] = [];
+    for (const e of events) {
       switch (e.type) {
         case 'FilingCommentPosted':
-          inserts.push(this.row(e.data.filingId, e.data.comment, raw.version));
-          if (e.data.comment.parentCommentId === null) status(e.data.filingId, e.data.comment.threadId, 'open', raw.version);
+          inserts.push(this.row(e.data.filingId, e.data.comment, e.version));
+          if (e.data.comment.parentCommentId === null) status(e.data.filingId, e.data.comment.threadId, 'open', e.version);
           break;
         case 'FilingThreadResolved':
         case 'FilingThreadReopened':
-          inserts.push(this.row(e.data.filingId, e.data.comment, raw.version));
-          status(e.data.filingId, e.data.threadId, e.type === 'FilingThreadResolved' ? 'resolved' : 'open', raw.version);
+          inserts.push(this.row(e.data.filingId, e.data.comment, e.version));
+          status(e.data.filingId, e.data.threadId, e.type === 'FilingThreadResolved' ? 'resolved' : 'open', e.version);
           break;
         case 'FilingCommentEdited':
         case 'FilingCommentDeleted':
-          changes.push({ raw, e });
+          changes.push(e);
           break;
         default:
-          break;
+          notApplied(e);
       }
     }
     const out: SqlStatement[] = [];
@@ -84,12 +97,12 @@ export class ManagedFilingCommentsProjector implements ScriptedProjector {
     if (insert) out.push(insert);
     const threads = upsertStatement(t('managed_filing_threads'), [...statuses.values()], { conflict: ['filing_id', 'thread_id'], update: ['status', 'version'], newerBy: 'version' });
     if (threads) out.push(threads);
-    for (const { raw, e } of changes) {
+    for (const e of changes) {
       if (e.type === 'FilingCommentEdited')
-        out.push({ text: `update ${t('managed_filing_comments')} set body = $1, edited_at = $2, version = $3 where id = $4 and version < $3`, values: [e.data.body, e.data.editedAt, raw.version, e.data.commentId], reuse: true });
+        out.push({ text: `update ${t('managed_filing_comments')} set body = $1, edited_at = $2, version = $3 where id = $4 and version < $3`, values: [e.data.body, e.data.editedAt, e.version, e.data.commentId], reuse: true });
       // A tombstone: the entry stays in the timeline, its text does not.
       else if (e.type === 'FilingCommentDeleted')
-        out.push({ text: `update ${t('managed_filing_comments')} set deleted = true, body = '', data = '{}', version = $1 where id = $2 and version < $1`, values: [raw.version, e.data.commentId], reuse: true });
+        out.push({ text: `update ${t('managed_filing_comments')} set deleted = true, body = '', data = '{}', version = $1 where id = $2 and version < $1`, values: [e.version, e.data.commentId], reuse: true });
     }
     return out;
   }

@@ -1,22 +1,36 @@
 import type { Knex } from 'knex';
-import { MANAGED_FILING_EVENT_TYPES } from '../../src/domain/events/managed-filings';
-import type { RecordedEvent } from '../../src/domain/events';
 import type { ScriptedProjector } from '../engine';
-import type { ProjectionContext, TableNamer } from '../projector';
+import type { ProjectionContext, TableNamer, EventCoverage, ProjectedEvent } from '../projector';
+import type { ManagedFilingEvent } from '../../src/domain/events/managed-filings';
 import { upsertStatement, type SqlStatement } from '../batch-sql';
 import { runStatements } from '../batch-script';
 import { MANAGED_FILING_HISTORY_PROJECTION, WORKING_FILINGS_RUN_GROUP } from '../../src/read-models/projection-names';
+
+const HANDLES = {
+  ManagedFilingCreated: 'applied',
+  ManagedFilingUpdated: 'applied',
+  ManagedFilingShared: 'applied',
+  ManagedFilingItemAdded: 'applied',
+  ManagedFilingItemChanged: 'applied',
+  FilingCommentPosted: 'applied',
+  FilingCommentEdited: 'applied',
+  FilingCommentDeleted: 'applied',
+  FilingThreadResolved: 'applied',
+  FilingThreadReopened: 'applied',
+} as const satisfies EventCoverage<ManagedFilingEvent>;
+
+type Projected = ProjectedEvent<ManagedFilingEvent, typeof HANDLES>;
 
 /**
  * Every event of every managed filing stream, as GET /managed-filings/{id}/events shows it: queries
  * never read the event store, so the auditor's history is a read model like any other.
  */
-export class ManagedFilingHistoryProjector implements ScriptedProjector {
+export class ManagedFilingHistoryProjector implements ScriptedProjector<ManagedFilingEvent, typeof HANDLES> {
   readonly name = MANAGED_FILING_HISTORY_PROJECTION;
   readonly runGroup = WORKING_FILINGS_RUN_GROUP;
   readonly version = 1;
   readonly tables = ['managed_filing_events'];
-  readonly eventTypes = MANAGED_FILING_EVENT_TYPES;
+  readonly handles = HANDLES;
 
   async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
     await trx.raw(`
@@ -26,11 +40,11 @@ export class ManagedFilingHistoryProjector implements ScriptedProjector {
     `);
   }
 
-  async apply({ trx, table }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  async apply({ trx, table }: ProjectionContext, events: Projected[]): Promise<void> {
     await runStatements(trx, this.batchStatements(events, table));
   }
 
-  batchStatements(events: RecordedEvent[], t: TableNamer): SqlStatement[] {
+  batchStatements(events: Projected[], t: TableNamer): SqlStatement[] {
     const rows = events
       .filter((e) => e.streamId.startsWith('managedFiling-'))
       .map((e) => ({

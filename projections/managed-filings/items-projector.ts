@@ -1,19 +1,33 @@
 import type { Knex } from 'knex';
 import type { ItemChanges, ManagedFilingEvent } from '../../src/domain/events/managed-filings';
-import type { RecordedEvent } from '../../src/domain/events';
 import type { ScriptedProjector } from '../engine';
-import type { ProjectionContext, TableNamer } from '../projector';
+import { type ProjectionContext, type TableNamer, notApplied, type EventCoverage, type ProjectedEvent } from '../projector';
 import { upsertStatement, type SqlStatement } from '../batch-sql';
 import { runStatements } from '../batch-script';
 import { MANAGED_FILING_ITEMS_PROJECTION, WORKING_FILINGS_RUN_GROUP } from '../../src/read-models/projection-names';
 
+const HANDLES = {
+  ManagedFilingCreated: 'ignored',
+  ManagedFilingUpdated: 'ignored',
+  ManagedFilingShared: 'ignored',
+  ManagedFilingItemAdded: 'applied',
+  ManagedFilingItemChanged: 'applied',
+  FilingCommentPosted: 'ignored',
+  FilingCommentEdited: 'ignored',
+  FilingCommentDeleted: 'ignored',
+  FilingThreadResolved: 'ignored',
+  FilingThreadReopened: 'ignored',
+} as const satisfies EventCoverage<ManagedFilingEvent>;
+
+type Projected = ProjectedEvent<ManagedFilingEvent, typeof HANDLES>;
+
 /** Items of managed filings, as the items list shows them. */
-export class ManagedFilingItemsProjector implements ScriptedProjector {
+export class ManagedFilingItemsProjector implements ScriptedProjector<ManagedFilingEvent, typeof HANDLES> {
   readonly name = MANAGED_FILING_ITEMS_PROJECTION;
   readonly runGroup = WORKING_FILINGS_RUN_GROUP;
   readonly version = 1;
   readonly tables = ['managed_filing_items'];
-  readonly eventTypes = ['ManagedFilingItemAdded', 'ManagedFilingItemChanged'];
+  readonly handles = HANDLES;
 
   async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
     await trx.raw(`
@@ -30,15 +44,14 @@ export class ManagedFilingItemsProjector implements ScriptedProjector {
    * one update row each. Folding is safe because the batch holds every change of the projector's
    * streams in order, and each row keeps the last version it reflects.
    */
-  async apply({ trx, table }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  async apply({ trx, table }: ProjectionContext, events: Projected[]): Promise<void> {
     await runStatements(trx, this.batchStatements(events, table));
   }
 
-  batchStatements(events: RecordedEvent[], t: TableNamer): SqlStatement[] {
+  batchStatements(events: Projected[], t: TableNamer): SqlStatement[] {
     const added: Record<string, unknown>[] = [];
     const changed = new Map<string, { id: string; version: number; updated_at: string; c: ItemChanges }>();
-    for (const raw of events) {
-      const e = raw as unknown as ManagedFilingEvent;
+    for (const e of events) {
       if (e.type === 'ManagedFilingItemAdded') {
         const i = e.data.item;
         added.push({
@@ -52,12 +65,12 @@ export class ManagedFilingItemsProjector implements ScriptedProjector {
           attachments: i.attachments ?? [],
           created_at: i.createdAt,
           updated_at: i.updatedAt,
-          version: raw.version,
+          version: e.version,
         });
       } else if (e.type === 'ManagedFilingItemChanged') {
         const prev = changed.get(e.data.itemId);
-        changed.set(e.data.itemId, { id: e.data.itemId, version: raw.version, updated_at: e.data.updatedAt, c: { ...prev?.c, ...e.data.changes } });
-      }
+        changed.set(e.data.itemId, { id: e.data.itemId, version: e.version, updated_at: e.data.updatedAt, c: { ...prev?.c, ...e.data.changes } });
+      } else notApplied(e);
     }
     const out: SqlStatement[] = [];
     const insert = upsertStatement(t('managed_filing_items'), added, { conflict: ['id'], update: 'ignore' });

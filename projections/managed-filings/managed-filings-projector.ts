@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import type { ManagedFilingEvent } from '../../src/domain/events/managed-filings';
 import type { FilingFields } from '../../src/domain/filing-fields';
-import type { RecordedEvent } from '../../src/domain/events';
 import type { ScriptedProjector } from '../engine';
-import type { ProjectionContext, TableNamer } from '../projector';
+import { type ProjectionContext, type TableNamer, notApplied, type EventCoverage, type ProjectedEvent } from '../projector';
 import { upsertStatement, type SqlStatement } from '../batch-sql';
 import { runStatements } from '../batch-script';
 import { MANAGED_FILINGS_PROJECTION, WORKING_FILINGS_RUN_GROUP } from '../../src/read-models/projection-names';
@@ -35,13 +34,29 @@ export function fieldsToColumns(f: Partial<FilingFields>): Record<string, unknow
   return row;
 }
 
+/** Items and comments of the same stream are other read models. */
+const HANDLES = {
+  ManagedFilingCreated: 'applied',
+  ManagedFilingUpdated: 'applied',
+  ManagedFilingShared: 'applied',
+  ManagedFilingItemAdded: 'ignored',
+  ManagedFilingItemChanged: 'ignored',
+  FilingCommentPosted: 'ignored',
+  FilingCommentEdited: 'ignored',
+  FilingCommentDeleted: 'ignored',
+  FilingThreadResolved: 'ignored',
+  FilingThreadReopened: 'ignored',
+} as const satisfies EventCoverage<ManagedFilingEvent>;
+
+type Projected = ProjectedEvent<ManagedFilingEvent, typeof HANDLES>;
+
 /** Filing records (base and full fields) and the scopes of other tenants they are shared into. */
-export class ManagedFilingsProjector implements ScriptedProjector {
+export class ManagedFilingsProjector implements ScriptedProjector<ManagedFilingEvent, typeof HANDLES> {
   readonly name = MANAGED_FILINGS_PROJECTION;
   readonly runGroup = WORKING_FILINGS_RUN_GROUP;
   readonly version = 1;
   readonly tables = ['managed_filings', 'managed_filing_shares'];
-  readonly eventTypes = ['ManagedFilingCreated', 'ManagedFilingUpdated', 'ManagedFilingShared'];
+  readonly handles = HANDLES;
 
   async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
     await trx.raw(`
@@ -64,27 +79,26 @@ export class ManagedFilingsProjector implements ScriptedProjector {
    * New filings go in one insert per batch, before the batch's updates and shares: those can only
    * follow a filing's creation in its stream, so doing the inserts first keeps each row's order.
    */
-  async apply({ trx, table }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  async apply({ trx, table }: ProjectionContext, events: Projected[]): Promise<void> {
     await runStatements(trx, this.batchStatements(events, table));
   }
 
-  batchStatements(events: RecordedEvent[], t: TableNamer): SqlStatement[] {
+  batchStatements(events: Projected[], t: TableNamer): SqlStatement[] {
     const created: Record<string, unknown>[] = [];
-    const later: { raw: RecordedEvent; e: ManagedFilingEvent }[] = [];
-    for (const raw of events) {
-      const e = raw as unknown as ManagedFilingEvent;
+    const later: Projected[] = [];
+    for (const e of events) {
       if (e.type === 'ManagedFilingCreated') {
         const d = e.data;
         // Every column, raw values (jsonb from the JSON itself): the rows travel as one JSON parameter.
         const row: Record<string, unknown> = { id: d.filingId, scope: d.scope, scope_id: d.scopeId, tenant_id: d.tenantId, filing_mode: d.filingMode };
         for (const [field, column] of Object.entries(COLUMNS)) row[column] = d.fields[field as keyof FilingFields] ?? null;
-        created.push({ ...row, created_at: d.createdAt, updated_at: d.createdAt, version: raw.version });
-      } else later.push({ raw, e });
+        created.push({ ...row, created_at: d.createdAt, updated_at: d.createdAt, version: e.version });
+      } else later.push(e);
     }
     const out: SqlStatement[] = [];
     const insert = upsertStatement(t('managed_filings'), created, { conflict: ['id'], update: 'ignore' });
     if (insert) out.push(insert);
-    for (const { raw, e } of later) {
+    for (const e of later) {
       switch (e.type) {
         case 'ManagedFilingUpdated': {
           const { filingMode, ...fields } = e.data.changes;
@@ -94,7 +108,7 @@ export class ManagedFilingsProjector implements ScriptedProjector {
           out.push({
             text: `update ${t('managed_filings')} set ${cols.map((c, i) => `${c} = $${i + 1}`).join(', ')}, version = $${cols.length + 1}
               where id = $${cols.length + 2} and version < $${cols.length + 1}`,
-            values: [...cols.map((c) => set[c]), raw.version, e.data.filingId],
+            values: [...cols.map((c) => set[c]), e.version, e.data.filingId],
           });
           break;
         }
@@ -105,9 +119,11 @@ export class ManagedFilingsProjector implements ScriptedProjector {
             reuse: true,
           });
           break;
+        case 'ManagedFilingCreated':
+          break;
         default:
           // Items and comments of the same stream are other read models.
-          break;
+          notApplied(e);
       }
     }
     return out;

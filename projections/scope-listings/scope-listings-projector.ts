@@ -1,16 +1,17 @@
 import type { Knex } from 'knex';
 import type { ScopeListingEvent } from '../../src/domain/events/scope-listings';
-import type { RecordedEvent } from '../../src/domain/events';
-import type { ProjectionContext, Projector, TableNamer } from '../projector';
+import type { ProjectionContext, Projector, TableNamer, EventCoverage, ProjectedEvent } from '../projector';
 import { upsertRows } from '../batch-sql';
 import { SCOPE_LISTINGS_PROJECTION } from '../../src/read-models/projection-names';
 
+const HANDLES = { ScopeListingEntryRecorded: 'applied' } as const satisfies EventCoverage<ScopeListingEvent>;
+
 /** The company, jurisdiction and product listings of each scope. */
-export class ScopeListingsProjector implements Projector {
+export class ScopeListingsProjector implements Projector<ScopeListingEvent, typeof HANDLES> {
   readonly name = SCOPE_LISTINGS_PROJECTION;
   readonly version = 1;
   readonly tables = ['scope_listing_entries'];
-  readonly eventTypes = ['ScopeListingEntryRecorded'];
+  readonly handles = HANDLES;
 
   async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
     await trx.raw(`
@@ -24,10 +25,10 @@ export class ScopeListingsProjector implements Projector {
    * One upsert per batch. As with the events applied one by one, an entry's scope is the one it was
    * first recorded under (an update changes only name, code and version) and the newest version wins.
    */
-  async apply({ trx, table: t }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  async apply({ trx, table: t }: ProjectionContext, events: ProjectedEvent<ScopeListingEvent, typeof HANDLES>[]): Promise<void> {
     const rows = new Map<string, Record<string, unknown>>();
-    for (const raw of events) {
-      const d = (raw as unknown as ScopeListingEvent).data;
+    for (const e of events) {
+      const d = e.data;
       const key = `${d.kind}\u0000${d.id}`;
       const first = rows.get(key);
       rows.set(key, {
@@ -38,7 +39,7 @@ export class ScopeListingsProjector implements Projector {
         name: d.name,
         name_key: d.name.toLowerCase(),
         code: d.code,
-        version: raw.version,
+        version: e.version,
       });
     }
     await upsertRows(trx, t('scope_listing_entries'), [...rows.values()], { conflict: ['kind', 'id'], update: ['name', 'name_key', 'code', 'version'], newerBy: 'version' });

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
-import { CATALOG_FILING_EVENT_TYPES, type CatalogFile, type CatalogFilingEvent } from '../../src/domain/events/catalog';
+import { type CatalogFile, type CatalogFilingEvent } from '../../src/domain/events/catalog';
 import { assertNever } from '../../src/domain/decider';
-import type { RecordedEvent } from '../../src/domain/events';
 import type { BlobStore } from '../../src/ports/blob-store';
 import type { IndexedFiling, SearchDocument, SearchIndex } from '../../src/ports/search-index';
-import type { ProjectionContext, Projector, TableNamer } from '../projector';
+import type { EventCoverage, ProjectedEvent, ProjectionContext, Projector, TableNamer } from '../projector';
 import { SEARCH_PROJECTION } from '../../src/read-models/search';
+
+const HANDLES = { CatalogFilingImported: 'applied', CatalogFilingUpdated: 'applied' } as const satisfies EventCoverage<CatalogFilingEvent>;
 
 /** Splits the stored text (pages joined by form feeds) by its page map into 1-based pages. */
 export function pagesOf(text: Buffer, pageStarts: number[]): SearchDocument['pages'] {
@@ -21,9 +22,9 @@ export function pagesOf(text: Buffer, pageStarts: number[]): SearchDocument['pag
  * Feeds the SearchIndex from the catalog filing events: metadata plus the per-page text of every
  * file with an extraction, read from the text blob (extraction happened at import and is never redone).
  */
-export class SearchProjector implements Projector {
+export class SearchProjector implements Projector<CatalogFilingEvent, typeof HANDLES> {
   readonly name = SEARCH_PROJECTION;
-  readonly eventTypes = CATALOG_FILING_EVENT_TYPES;
+  readonly handles = HANDLES;
 
   constructor(private readonly index: SearchIndex, private readonly blobs: BlobStore) {}
 
@@ -58,10 +59,9 @@ export class SearchProjector implements Projector {
     return { fileId: f.fileId, name: f.name, versionId: f.versionId, textRevision: f.text.textRevision, pages: pagesOf(text, f.text.pageStarts) };
   }
 
-  async apply(ctx: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  async apply(ctx: ProjectionContext, events: ProjectedEvent<CatalogFilingEvent, typeof HANDLES>[]): Promise<void> {
     const batch = new Map<string, IndexedFiling>();
-    for (const raw of events) {
-      const e = raw as unknown as CatalogFilingEvent;
+    for (const e of events) {
       switch (e.type) {
         case 'CatalogFilingImported':
         case 'CatalogFilingUpdated': {
@@ -70,7 +70,7 @@ export class SearchProjector implements Projector {
             const d = await this.document(f);
             if (d) documents.push(d);
           }
-          batch.set(e.data.filing.id, { filing: e.data.filing, documents, version: raw.version, position: raw.position.prepare });
+          batch.set(e.data.filing.id, { filing: e.data.filing, documents, version: e.version, position: e.position.prepare });
           break;
         }
         default:

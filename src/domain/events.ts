@@ -70,3 +70,9 @@ export function streamCategory(streamId: string): string {
   const i = streamId.indexOf('-');
   return i < 0 ? streamId : streamId.slice(0, i);
 }
+
+/**
+ * A recorded event of a union of events as deciders produce them (`{ type; data }` members): the
+ * recorded form keeps `type` discriminating `data`, which `RecordedEvent<string, unknown>` cannot.
+ */
+export type Recorded<E extends NewEvent> = E extends NewEvent ? RecordedEvent<E['type'], E['data']> : never;

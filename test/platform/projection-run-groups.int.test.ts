@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ProjectionEngine, type GroupedProjector } from '../../projections/engine';
-import type { ProjectionContext } from '../../projections/projector';
+import { eventTypesOf, type ProjectionContext } from '../../projections/projector';
 import type { RecordedEvent } from '../../src/domain/events';
 import { createLogger } from '../../src/util/logger';
 import type { Runtime } from '../../src/runtime';
@@ -8,7 +8,7 @@ import { StreamCountingProjector, runtimeWithProjectors } from '../support/strea
 
 /** Adds one per event and stream (a replay would show), for the event types it is given; may be told to fail. */
 class GroupCounter extends StreamCountingProjector implements GroupedProjector {
-  constructor(name: string, eventTypes: string[]) {
+  constructor(name: string, eventTypes: readonly string[]) {
     super(name, eventTypes, 'test-group');
   }
 
@@ -92,7 +92,7 @@ describe('projection engine: run groups', () => {
 
   it('rule: two runners of one group (two processes) apply every event exactly once', async function () {
     this.timeout(60_000);
-    const other = new ProjectionEngine(rt.db.knex, rt.store, [new GroupCounter(filings.name, filings.eventTypes), new GroupCounter(history.name, history.eventTypes)], createLogger('silent'), 7);
+    const other = new ProjectionEngine(rt.db.knex, rt.store, [new GroupCounter(filings.name, eventTypesOf(filings)), new GroupCounter(history.name, eventTypesOf(history))], createLogger('silent'), 7);
     await Promise.all([rt.engine.start(), other.start()]);
     try {
       const positions = await Promise.all(

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { ProjectionEngine, type ScriptedProjector } from '../../projections/engine';
 import { runStatements } from '../../projections/batch-script';
 import type { SqlStatement } from '../../projections/batch-sql';
-import type { ProjectionContext, TableNamer } from '../../projections/projector';
+import { eventTypesOf, type ProjectionContext, TableNamer } from '../../projections/projector';
 import { comparePositions, type LogPosition, type RecordedEvent } from '../../src/domain/events';
 import { createLogger } from '../../src/util/logger';
 import type { Runtime } from '../../src/runtime';
@@ -15,7 +15,7 @@ import { StreamCountingProjector, runtimeWithProjectors } from '../support/strea
 class ScriptedCounter extends StreamCountingProjector implements ScriptedProjector {
   applies = 0;
   scripts = 0;
-  constructor(name: string, eventTypes: string[]) {
+  constructor(name: string, eventTypes: readonly string[]) {
     super(name, eventTypes, 'test-scripted');
   }
 
@@ -94,8 +94,8 @@ describe('projection engine: run groups in one round trip per batch', () => {
 
   it('rule: two runners of one scripted group (two processes) apply every event exactly once: the loser of a race applies nothing', async function () {
     this.timeout(60_000);
-    const otherFilings = new ScriptedCounter(filings.name, filings.eventTypes);
-    const otherHistory = new ScriptedCounter(history.name, history.eventTypes);
+    const otherFilings = new ScriptedCounter(filings.name, eventTypesOf(filings));
+    const otherHistory = new ScriptedCounter(history.name, eventTypesOf(history));
     const other = new ProjectionEngine(rt.db.knex, rt.store, [otherFilings, otherHistory], createLogger('silent'), 7);
     await Promise.all([rt.engine.start(), other.start()]);
     try {

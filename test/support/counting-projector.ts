@@ -10,7 +10,7 @@ export class CountingProjector implements Projector {
   readonly name = 'test-counter';
   readonly version = 1;
   readonly tables = ['test_counts'];
-  readonly eventTypes = ['TestCounted'];
+  readonly handles = { TestCounted: 'applied' } as const;
 
   async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {
     await trx.raw(`create table ${t('test_counts')} (stream_id text primary key, n bigint not null, last_version bigint not null)`);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import type { Projector, TableNamer } from '../../projections/projector';
+import type { EventCoverage, Projector, TableNamer } from '../../projections/projector';
+import type { NewEvent } from '../../src/domain/events';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/util/logger';
 import { openRuntime, type Runtime } from '../../src/runtime';
@@ -17,13 +18,15 @@ import { freshDatabaseUrl } from './postgres';
 export abstract class StreamCountingProjector {
   readonly version = 1;
   readonly tables: string[];
+  readonly handles: EventCoverage<NewEvent>;
   failures = 0;
   constructor(
     readonly name: string,
-    readonly eventTypes: string[],
+    eventTypes: readonly string[],
     readonly runGroup: string,
   ) {
     this.tables = [`${name.replace(/-/g, '_')}_counts`];
+    this.handles = Object.fromEntries(eventTypes.map((t) => [t, 'applied' as const]));
   }
 
   async createSchema(trx: Knex.Transaction, t: TableNamer): Promise<void> {

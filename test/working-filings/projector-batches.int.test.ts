@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import type { ScriptedProjector } from '../../projections/engine';
+import { eventTypesOf } from '../../projections/projector';
 import { runScript } from '../../infra/postgres/sql-script';
 import { ManagedFilingsProjector } from '../../projections/managed-filings/managed-filings-projector';
 import { ManagedFilingItemsProjector } from '../../projections/managed-filings/items-projector';
@@ -105,12 +106,12 @@ describe('managed filing projectors: batches', function () {
 
   for (const p of projectors) {
     it(`rule: ${p.name}: one event per batch, one batch, uneven batches and a replay leave the same tables`, async () => {
-      const events = filingEvents().filter((e) => p.eventTypes.includes(e.type));
+      const events = filingEvents().filter((e) => eventTypesOf(p).includes(e.type));
       await bench.assertBatchEquivalence(p, events);
     });
 
     it(`rule: ${p.name}: its statements sent as one multi-statement query (values written in) leave what apply leaves`, async () => {
-      const events = filingEvents().filter((e) => p.eventTypes.includes(e.type));
+      const events = filingEvents().filter((e) => eventTypesOf(p).includes(e.type));
       const key = crypto.randomBytes(3).toString('hex');
       const applied = await bench.tables(p, `ap${key}`);
       await bench.apply(p, applied, events, [2, 1, 3]);
@@ -125,9 +126,9 @@ describe('managed filing projectors: batches', function () {
   }
 
   it('rule: the read models keep awkward text exactly (quotes, backslashes, $1) through the multi-statement query', async () => {
-    const p = new ManagedFilingItemsProjector();
+    const p: ScriptedProjector = new ManagedFilingItemsProjector();
     const t = await bench.tables(p, `aw${crypto.randomBytes(3).toString('hex')}`);
-    const events = filingEvents().filter((e) => p.eventTypes.includes(e.type));
+    const events = filingEvents().filter((e) => eventTypesOf(p).includes(e.type));
     await runScript(bench.knex, p.batchStatements(events, t));
     const row = (await bench.knex(t('managed_filing_items')).where({ id: I1 }).first()) as { context: string; attachments: { artifactName: string }[]; schedule_type: string | null };
     assert.equal(row.context, AWKWARD);

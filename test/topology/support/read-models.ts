@@ -28,7 +28,7 @@ export interface CheckpointLock {
 
 /**
  * The projection checkpoints whose batch lock (`pg_advisory_xact_lock(7262613, hashtext(name))`,
- * projections/engine.ts) some session holds right now: a runner is in the middle of that batch.
+ * projections/engine/checkpoint-store.ts) some session holds right now: a runner is in the middle of that batch.
  */
 export async function heldCheckpointLocks(rt: Runtime): Promise<CheckpointLock[]> {
   const r = await rt.db.knex.raw(`
