@@ -15,7 +15,7 @@ import { seedCommandsWorkspace } from './support/working-filings-seed';
 import { cpuSeconds, postgresCpuByKind, postmasterCpuSeconds } from './support/process-cpu';
 import { spawn } from 'node:child_process';
 import { createLogger } from '../src/util/logger';
-import { upload } from '../test/working-filings/support';
+import { upload } from '../test/support/working-filings';
 
 /** CPU ticks of one process (itself only). */
 function processCpu(pid: number): number {

@@ -2,7 +2,7 @@ import { loadConfig } from '../../src/config';
 import type { Logger } from '../../src/util/logger';
 import { openRuntime } from '../../src/runtime';
 import { IdentityCommands } from '../../commands/identity/identity-commands';
-import { seedListings, upload } from '../../test/working-filings/support';
+import { seedListings, upload } from '../../test/support/working-filings';
 
 /**
  * What the working-filing command loads need: a manager's API key on a scope with one company,

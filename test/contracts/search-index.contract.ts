@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { IndexedFiling, SearchIndex, SearchQuery } from '../../src/ports/search-index';
 import { buildSearchQuery, type SearchBody } from '../../queries/search/search-query';
-import { buildRelevanceCorpus, corpusId, toIndexedFilings } from '../files/relevance/corpus';
-import { evaluateRelevance } from '../files/relevance/evaluate';
+import { buildRelevanceCorpus, corpusId, toIndexedFilings } from '../support/relevance/corpus';
+import { evaluateRelevance } from '../support/relevance/evaluate';
 
 export interface SearchIndexFixture {
   index: SearchIndex;
@@ -12,7 +12,7 @@ export interface SearchIndexFixture {
   close(): Promise<void>;
 }
 
-/** The floor every adapter must hold on the labelled relevance set (test/files/relevance). */
+/** The floor every adapter must hold on the labelled relevance set (test/support/relevance). */
 export const RELEVANCE_FLOOR = { mrr: 0.8, recallAt10: 0.9 };
 
 /** One suite, run for every SearchIndex adapter (Postgres FTS always; Elasticsearch where ELASTICSEARCH_URL is set). */
