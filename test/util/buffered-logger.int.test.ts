@@ -27,7 +27,7 @@ describe('the server logger (buffered)', function () {
 
   it('rule: a buffered line reaches stderr within the flush interval without further logging, and every line is written at exit', async () => {
     const marks = await runChild(`
-      const { createLogger } = require('../platform/src/util/logger');
+      const { createLogger } = require('./src/util/logger');
       const log = createLogger('info', { buffered: true });
       log.info({ n: 1 }, 'first');
       setTimeout(() => {
