@@ -175,7 +175,7 @@ export const scenario: BenchScenario = {
         const contains = q.companyNameContains !== undefined || q.productNameContains !== undefined;
         const filter = await catalogFilter(knex, q, PRINCIPAL, contains ? await names.current() : undefined);
         const page = catalogListQuery(filter, keys, LIMIT + 1, t.after, columns, catalogPageOutput(false));
-        const { sql, bindings } = contains ? withNamesVersion(page, catalogPageOutput(false)) : page;
+        const { text: sql, values: bindings } = contains ? withNamesVersion(page, catalogPageOutput(false)) : page;
         const pgSat = await direct(pgHandle.connectionString, data.dataDir, sql, bindings as unknown[], CONNECTIONS, seconds);
         const pgSerial = await direct(pgHandle.connectionString, data.dataDir, sql, bindings as unknown[], 1, Math.max(2, seconds / 2));
         results.set(t.name, { sat, steady, serial, pg: pgSat, pgSerial });

@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Logger } from '../../src/util/logger';
 import { ensureEmbeddedPostgres } from './embedded';
 import { migrationSource } from './migrations';
-import { isSpent } from './statement-cancel';
+import { isRetired } from './retired-connections';
 
 // int8 (bigint) columns come back as strings by default; positions and counts fit in a double.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -40,7 +40,8 @@ export interface OpenDatabaseOptions {
  * What keeps one pooled backend's memory bounded: `work_mem` per sort or hash, and recycling. A backend keeps
  * what it grew (prepared plans, caches, the high-water mark of its allocations) until it ends, so a connection
  * is replaced after `maxUses` loans or `maxLifetimeSeconds`, after `idleTimeoutMs` unused, and at once after one
- * of its statements was cancelled because its client went away (statement-cancel.ts).
+ * of its statements was cancelled because its client went away (statement-cancel.ts) or once it holds
+ * the most prepared statements it may (prepared.ts): retired-connections.ts.
  */
 export interface PoolBounds {
   workMem: string;
@@ -115,7 +116,7 @@ function poolConfig(connectionString: string, opts: OpenDatabaseOptions, bounds:
       validate: (conn: pg.Client) => {
         const n = (loans.get(conn) ?? 0) + 1;
         loans.set(conn, n);
-        return n <= bounds.maxUses && !isSpent(conn);
+        return n <= bounds.maxUses && !isRetired(conn);
       },
     } as Knex.PoolConfig,
     acquireConnectionTimeout: 10_000,

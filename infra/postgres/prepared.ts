@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type pg from 'pg';
+import { retire } from './retired-connections';
+import type { Sql } from './sql';
 import { cancelledOnAbort } from './statement-cancel';
 
 interface ConnectionSource {
@@ -30,42 +32,22 @@ export async function withConnection<T>(db: Knex | Knex.Transaction, fn: (conn: 
  * not depend on the parameters' values (a generic plan would be wrong for, say, a type filter of
  * varying selectivity).
  */
-export async function runStatement<R extends object>(db: Knex | Knex.Transaction, query: { name?: string; text: string; values: unknown[] }, signal?: AbortSignal): Promise<R[]> {
-  return withConnection(db, async (conn) => (await cancelledOnAbort(conn, signal, () => conn.query<R & pg.QueryResultRow>(query))).rows);
+export async function runStatement<R extends object>(db: Knex | Knex.Transaction, query: Sql | { name?: string; text: string; values: unknown[] }, signal?: AbortSignal): Promise<R[]> {
+  // A plain config: pg reads the statement's fields, and a Sql's text is a getter.
+  const config = { name: 'name' in query ? query.name : undefined, text: query.text, values: query.values };
+  return withConnection(db, async (conn) => (await cancelledOnAbort(conn, signal, () => conn.query<R & pg.QueryResultRow>(config))).rows);
 }
 
 /**
- * Statements one connection keeps prepared. Beyond this the least recently used one is deallocated
- * (statements that write values into their text, such as the catalog list's date bounds, are unbounded
- * in number), so the server's memory per connection stays bounded and a new hot statement still gets
- * prepared.
+ * Statements one connection keeps prepared. A connection that holds this many prepares no more: it runs
+ * new statements unnamed and is retired, so the pool lends a fresh connection in its place at its next loan
+ * (statements that write values into their text, such as the catalog list's date bounds, are unbounded in
+ * number). The server's memory per connection stays bounded, and the hot statements are prepared again on
+ * the fresh one, without reaching into pg's own record of what it prepared.
  */
-const MAX_PREPARED_PER_CONNECTION = 200;
-/** Per connection, its prepared statements' names, least recently used first. */
+export const MAX_PREPARED_PER_CONNECTION = 200;
+/** Per connection, the names of the statements it prepared. */
 const preparedOn = new WeakMap<pg.ClientBase, Set<string>>();
-
-/** pg's own record of what it prepared on a connection: it skips the Parse of a name it has there. */
-interface PgConnectionState {
-  parsedStatements?: Record<string, string>;
-}
-
-/**
- * Makes room for one more prepared statement on `conn`: deallocates the least recently used one and
- * forgets it in pg's record too. False when pg's record is not where this version of pg keeps it: the
- * statement then runs unnamed.
- */
-async function makeRoom(conn: pg.ClientBase, names: Set<string>): Promise<boolean> {
-  const parsed = (conn as unknown as { connection?: PgConnectionState }).connection?.parsedStatements;
-  const oldest = names.values().next().value;
-  if (!parsed || oldest === undefined) return false;
-  // A statement whose Parse failed was never prepared: nothing to deallocate.
-  if (parsed[oldest] !== undefined) {
-    await conn.query(`deallocate "${oldest}"`);
-    delete parsed[oldest];
-  }
-  names.delete(oldest);
-  return true;
-}
 
 /** Statement texts named per namer: a page's SQL repeats, and hashing it was per-request CPU. */
 const NAMES_KEPT = 1_000;
@@ -104,18 +86,28 @@ export async function queryPrepared<T>(knex: Knex, query: Knex.QueryBuilder | Kn
 }
 
 /**
- * As queryPrepared, for SQL already written with `$n` placeholders (no query builder to compile). `signal`:
- * the request's, whose abort (its client went away) cancels the statement (statement-cancel.ts).
+ * As queryPrepared, for a statement of the sql tag (sql.ts), or SQL already written with `$n` placeholders
+ * and its values. `signal`: the request's, whose abort (its client went away) cancels the statement
+ * (statement-cancel.ts).
  */
-export async function queryPreparedSql<T>(knex: Knex, sql: string, values: unknown[], signal?: AbortSignal): Promise<T[]> {
+export async function queryPreparedSql<T>(knex: Knex, statement: Sql, signal?: AbortSignal): Promise<T[]>;
+export async function queryPreparedSql<T>(knex: Knex, sql: string, values: unknown[], signal?: AbortSignal): Promise<T[]>;
+export async function queryPreparedSql<T>(knex: Knex, statement: Sql | string, valuesOrSignal?: unknown[] | AbortSignal, signalArg?: AbortSignal): Promise<T[]> {
+  const text = typeof statement === 'string' ? statement : statement.text;
+  const values = typeof statement === 'string' ? (valuesOrSignal as unknown[]) : statement.values;
+  const signal = typeof statement === 'string' ? signalArg : (valuesOrSignal as AbortSignal | undefined);
   return withConnection(knex, async (conn) => {
     let names = preparedOn.get(conn);
     if (!names) preparedOn.set(conn, (names = new Set()));
-    const name = statementName(sql);
-    let named = names.delete(name);
-    if (!named) named = names.size < MAX_PREPARED_PER_CONNECTION || (await makeRoom(conn, names));
-    if (named) names.add(name);
-    const res = await cancelledOnAbort(conn, signal, () => conn.query<T & pg.QueryResultRow>(named ? { name, text: sql, values } : { text: sql, values }));
+    const name = statementName(text);
+    let named = names.has(name);
+    if (!named && names.size < MAX_PREPARED_PER_CONNECTION) {
+      names.add(name);
+      named = true;
+    } else if (!named) {
+      retire(conn);
+    }
+    const res = await cancelledOnAbort(conn, signal, () => conn.query<T & pg.QueryResultRow>(named ? { name, text, values } : { text, values }));
     return res.rows;
   });
 }

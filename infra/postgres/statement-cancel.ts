@@ -1,5 +1,6 @@
 import net from 'node:net';
 import type pg from 'pg';
+import { retire } from './retired-connections';
 
 /** What a pg connection knows about its server session (set by pg when it connects). */
 interface Session {
@@ -8,11 +9,6 @@ interface Session {
   host?: string;
   port?: number;
 }
-
-/** Connections one of whose statements was cancelled: they go back to the pool but are not lent again. */
-const spent = new WeakSet<object>();
-
-export const isSpent = (conn: object): boolean => spent.has(conn);
 
 /**
  * Sends the protocol's CancelRequest for the statement `conn` is running, on a connection of its own, so a
@@ -46,7 +42,7 @@ export async function cancelledOnAbort<T>(conn: pg.ClientBase, signal: AbortSign
   if (!signal) return statement();
   if (signal.aborted) throw clientGone();
   const cancel = () => {
-    spent.add(conn);
+    retire(conn);
     sendCancel(conn);
   };
   signal.addEventListener('abort', cancel, { once: true });

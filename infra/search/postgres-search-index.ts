@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { CatalogFilingFields } from '../../src/domain/events/catalog';
-import { queryPrepared, runStatement } from '../postgres/prepared';
+import { queryPreparedSql, runStatement } from '../postgres/prepared';
+import { join, raw, sql, type Sql } from '../postgres/sql';
 import { dropNotNull } from '../postgres/drop-not-null';
 import { passageText } from './elasticsearch/passage-text';
 import { assertWithinSearchBounds } from '../../src/ports/search-bounds';
@@ -135,30 +136,7 @@ const COLUMN: Record<string, string> = {
  */
 const SERIAL_ONLY = 'current_schema() as serial_only';
 
-/** A piece of SQL with its `?` bindings, so a query is assembled in reading order. */
-interface Sql {
-  sql: string;
-  b: Knex.RawBinding[];
-}
-const isSql = (v: unknown): v is Sql => typeof v === 'object' && v !== null && 'sql' in v && 'b' in v;
-/** Tagged template: `${value}` becomes a binding, `${sql\`...\`}` nests, `${lit('...')}` is trusted SQL text. */
-function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
-  let text = strings[0];
-  const b: Knex.RawBinding[] = [];
-  values.forEach((v, i) => {
-    if (isSql(v)) {
-      text += v.sql;
-      b.push(...v.b);
-    } else {
-      text += '?';
-      b.push(v as Knex.RawBinding);
-    }
-    text += strings[i + 1];
-  });
-  return { sql: text, b };
-}
-const lit = (text: string | number): Sql => ({ sql: String(text), b: [] });
-const join = (parts: Sql[], sep: string): Sql => ({ sql: parts.map((p) => p.sql).join(sep), b: parts.flatMap((p) => p.b) });
+const lit = raw;
 
 /** The tsqueries of a request (as text): AND and OR of the keywords, each phrase (positional, and as the AND of its words), the intent's OR. */
 interface TsQueries {
@@ -561,7 +539,7 @@ export class PostgresSearchIndex implements SearchIndex {
     const c = 'filing_id, submission_date, disposition_date, state_status_changed_date, company_name, state';
     // Without a phrase to check, the OR tier too takes its first candidates in index order, as many as the window
     // has room for plus one (to know that more matched), unscored; with one, it is scored in the scan as under relevance.
-    const orByIndex = t.orTier && !t.inOnePage.sql;
+    const orByIndex = t.orTier && t.inOnePage.isEmpty;
     const orTier = orByIndex
       ? sql`
       o as materialized (select * from (${t.sliced(cols, t.orCond)}) s
@@ -607,7 +585,7 @@ export class PostgresSearchIndex implements SearchIndex {
       order by x.ord`;
     // Prepared per connection and statement shape: planning the sliced tiers cost more than running them,
     // and once Postgres finds the generic plan as good as the custom ones it plans no more.
-    const rows = await queryPrepared<Row>(this.knex, this.knex.raw(query.sql, query.b), q.signal);
+    const rows = await queryPreparedSql<Row>(this.knex, query, q.signal);
     const n = rows[0]?.n ?? 0;
     const capped = rows[0]?.capped ?? false;
     return {

@@ -14,7 +14,7 @@ import { carrierFilterCodes, groupFilterCodes } from '../directory/directory-res
 import { CATALOG_COMPANY_NAMES, CATALOG_PRODUCT_NAMES } from '../../src/read-models/catalog';
 import type { SortKey } from './keyset';
 import { containsPattern, namesContaining, type NameColumn, type NameMatcher } from './names-containing';
-import type { SqlParams } from './sql-params';
+import { inList, raw, sql, type Sql } from '../../infra/postgres/sql';
 import { ident } from '../../infra/postgres/sql-ident';
 
 const text = z.string().min(1, 'Must not be empty.').max(500, 'At most 500 characters.');
@@ -102,15 +102,15 @@ export function checkCombination(q: CatalogListQuery, principal: Principal): voi
 
 /**
  * The list's filters, resolved once (the carrier and group look-ups may answer 404). `where` writes them
- * as the predicates of one catalog_filings query, adding their values to `p` (a keyset page may need
- * several queries, one per branch). `byName` is set when a `...Contains` term matched a few names: the
+ * as the predicates of one catalog_filings query, with their values (a keyset page may need several
+ * queries, one per branch). `byName` is set when a `...Contains` term matched a few names: the
  * same rows are then the disjoint union over those names of
- * `byName.where(p, name)` (the other filters and `column = name`), which the page reads as one index
+ * `byName.where(name)` (the other filters and `column = name`), which the page reads as one index
  * range of `(name, submission_date desc nulls last, id)` per name (see catalog-list-query.ts).
  */
 export interface CatalogFilter {
-  where: (p: SqlParams) => string[];
-  byName?: { names: string[]; where: (p: SqlParams, name: string) => string[] };
+  where: () => Sql[];
+  byName?: { names: string[]; where: (name: string) => Sql[] };
 }
 
 /** At most this many matched names are read name by name (see catalog-list-query.ts). */
@@ -162,48 +162,48 @@ export async function catalogFilter(knex: Knex, q: CatalogListQuery, principal: 
   if (q.companyNameContains) contains.push({ column: 'company_name', term: q.companyNameContains, names: await matching('company_name', CATALOG_COMPANY_NAMES, q.companyNameContains) });
   if (q.productNameContains) contains.push({ column: 'product_name', term: q.productNameContains, names: await matching('product_name', CATALOG_PRODUCT_NAMES, q.productNameContains) });
   const split = contains.filter((c) => c.names?.length && c.names.length <= FEW_NAMES).sort((a, b) => a.names!.length - b.names!.length)[0];
-  const where = (p: SqlParams, one?: { column: NameColumn; name: string }): string[] => {
-    const w: string[] = [];
+  const where = (one?: { column: NameColumn; name: string }): Sql[] => {
+    const w: Sql[] = [];
     // Without serff:view, SERFF filings are simply absent (DESIGN.md).
-    if (!serff) w.push(p.compare('source', '<>', 'serff'));
-    if (q.source) w.push(p.in('source', q.source));
-    if (q.sourceReference) w.push(p.in('source_reference_key', q.sourceReference.map((r) => sourceReferenceKey(q.source![0], r))));
-    if (q.state) w.push(p.in('state', q.state));
-    if (q.companyName) w.push(p.in('company_name', q.companyName));
-    if (q.productName) w.push(p.in('product_name', q.productName));
+    if (!serff) w.push(sql`"source" <> ${'serff'}`);
+    if (q.source) w.push(inList('source', q.source));
+    if (q.sourceReference) w.push(inList('source_reference_key', q.sourceReference.map((r) => sourceReferenceKey(q.source![0], r))));
+    if (q.state) w.push(inList('state', q.state));
+    if (q.companyName) w.push(inList('company_name', q.companyName));
+    if (q.productName) w.push(inList('product_name', q.productName));
     for (const c of contains) {
-      if (one?.column === c.column) w.push(p.compare(c.column, '=', one.name));
+      if (one?.column === c.column) w.push(sql`${raw(ident(c.column))} = ${one.name}`);
       // Exactly the filings whose name contains the term, since every filing's name is in the names table
       // (none matched: `1 = 0`, no scan at all).
-      else if (c.names) w.push(p.in(c.column, inListOf(c.names)));
-      else w.push(`lower(${ident(c.column)}) like lower(${p.add(containsPattern(c.term))})`);
+      else if (c.names) w.push(inList(c.column, inListOf(c.names)));
+      else w.push(sql`lower(${raw(ident(c.column))}) like lower(${containsPattern(c.term)})`);
     }
-    if (q.businessType) w.push(p.in('business_type', q.businessType));
-    if (q.normalizedOutcome) w.push(p.in('normalized_outcome', q.normalizedOutcome));
-    if (q.filingTypeNormalized) w.push(p.in('filing_type_normalized', q.filingTypeNormalized));
+    if (q.businessType) w.push(inList('business_type', q.businessType));
+    if (q.normalizedOutcome) w.push(inList('normalized_outcome', q.normalizedOutcome));
+    if (q.filingTypeNormalized) w.push(inList('filing_type_normalized', q.filingTypeNormalized));
     // Null codes never equal anything, so filings without normalized codes never match.
-    if (q.toi) w.push(p.in('toi_code', q.toi));
-    if (q.subToi) w.push(p.in('sub_toi_code', q.subToi));
-    if (q.filingType) w.push(p.in('filing_type', q.filingType));
-    if (q.sourceStatus) w.push(p.in('source_status', q.sourceStatus));
+    if (q.toi) w.push(inList('toi_code', q.toi));
+    if (q.subToi) w.push(inList('sub_toi_code', q.subToi));
+    if (q.filingType) w.push(inList('filing_type', q.filingType));
+    if (q.sourceStatus) w.push(inList('source_status', q.sourceStatus));
     // Inclusive bounds; a filing lacking the date fails the comparison and is excluded. Written into the
     // SQL (see dateLiteral).
-    if (q.submissionDateFrom) w.push(`"submission_date" >= ${dateLiteral(q.submissionDateFrom)}`);
-    if (q.submissionDateTo) w.push(`"submission_date" <= ${dateLiteral(q.submissionDateTo)}`);
-    if (q.dispositionDateFrom) w.push(`"disposition_date" >= ${dateLiteral(q.dispositionDateFrom)}`);
-    if (q.dispositionDateTo) w.push(`"disposition_date" <= ${dateLiteral(q.dispositionDateTo)}`);
-    if (q.stateStatusChangedDateFrom) w.push(`"state_status_changed_date" >= ${dateLiteral(q.stateStatusChangedDateFrom)}`);
-    if (q.stateStatusChangedDateTo) w.push(`"state_status_changed_date" <= ${dateLiteral(q.stateStatusChangedDateTo)}`);
-    if (carrierCodes) w.push(`"naic_company_codes" && ${p.add(carrierCodes)}::text[]`);
-    if (group) w.push(`(${p.in('naic_group_code', group.groupCodes)} or "naic_company_codes" && ${p.add(group.companyCodes)}::text[])`);
+    if (q.submissionDateFrom) w.push(raw(`"submission_date" >= ${dateLiteral(q.submissionDateFrom)}`));
+    if (q.submissionDateTo) w.push(raw(`"submission_date" <= ${dateLiteral(q.submissionDateTo)}`));
+    if (q.dispositionDateFrom) w.push(raw(`"disposition_date" >= ${dateLiteral(q.dispositionDateFrom)}`));
+    if (q.dispositionDateTo) w.push(raw(`"disposition_date" <= ${dateLiteral(q.dispositionDateTo)}`));
+    if (q.stateStatusChangedDateFrom) w.push(raw(`"state_status_changed_date" >= ${dateLiteral(q.stateStatusChangedDateFrom)}`));
+    if (q.stateStatusChangedDateTo) w.push(raw(`"state_status_changed_date" <= ${dateLiteral(q.stateStatusChangedDateTo)}`));
+    if (carrierCodes) w.push(sql`"naic_company_codes" && ${carrierCodes}::text[]`);
+    if (group) w.push(sql`(${inList('naic_group_code', group.groupCodes)} or "naic_company_codes" && ${group.companyCodes}::text[])`);
     if (excludedCodes) {
       // A filing whose carrier is unknown (carrierIds null or empty) is excluded too (DESIGN.md).
-      w.push('cardinality("carrier_ids") > 0', `not (coalesce("naic_company_codes", ${p.add('{}')}::text[]) && ${p.add(excludedCodes)}::text[])`);
+      w.push(raw('cardinality("carrier_ids") > 0'), sql`not (coalesce("naic_company_codes", ${'{}'}::text[]) && ${excludedCodes}::text[])`);
     }
     return w;
   };
   return {
-    where: (p) => where(p),
-    byName: split && { names: split.names!, where: (p, name) => where(p, { column: split.column, name }) },
+    where: () => where(),
+    byName: split && { names: split.names!, where: (name) => where({ column: split.column, name }) },
   };
 }

@@ -1,7 +1,7 @@
 import { CATALOG_FILINGS } from '../../src/read-models/catalog';
 import type { CatalogFilter } from './catalog-filters';
 import { orderBySql, pageBranches, type KeysetPosition, type SortKey } from './keyset';
-import { SqlParams, whereClause } from './sql-params';
+import { join, raw, sql, where, type Sql } from '../../infra/postgres/sql';
 import { ident } from '../../infra/postgres/sql-ident';
 
 /** Beyond this many UNION ALL branches, planning the page costs more than the per-name ranges save. */
@@ -9,11 +9,8 @@ const MAX_NAME_BRANCHES = 48;
 
 const FROM_FILINGS = ` from ${ident(CATALOG_FILINGS)}`;
 
-/** A statement with `$n` placeholders and its values, as pg runs it. */
-export interface CatalogListStatement {
-  sql: string;
-  bindings: unknown[];
-}
+/** A statement with `$n` placeholders (`text`) and its `values`, as pg runs it. */
+export type CatalogListStatement = Sql;
 
 /**
  * The SQL of one catalog list page: the endpoint runs it, the query-plan test EXPLAINs it and the
@@ -41,25 +38,22 @@ export function catalogListQuery(
   output?: readonly string[],
 ): CatalogListStatement {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`page size ${limit} is not a positive integer`);
-  const p = new SqlParams();
   const list = (cs: readonly string[]) => cs.map((c) => (c === '*' ? c : ident(c))).join(', ');
-  const tail = ` limit ${limit}`;
+  const tail = raw(` limit ${limit}`);
   // Written once, not per branch: a ten-name page has ten branches.
-  const selectColumns = `select ${list(columns)}${FROM_FILINGS}`;
-  const page = (b: { predicates: string[]; order: string }, select = selectColumns) => `${select}${whereClause(b.predicates)}${b.order}${tail}`;
+  const selectColumns = raw(`select ${list(columns)}${FROM_FILINGS}`);
+  const page = (b: { predicates: Sql[]; order: string }, select = selectColumns) => sql`${select}${where(b.predicates)}${raw(b.order)}${tail}`;
   // Each branch in its own ORDER BY, as its index reads it (keyset.ts); the merge above orders by the page's.
   const branches = pageBranches(keys, after);
   // A few matched names: one branch per name (and keyset branch), each an index range of (name, sort...),
   // so the page reads about `limit` rows instead of filtering the list's index walk by substring.
   const byName = filter.byName && filter.byName.names.length * branches.length <= MAX_NAME_BRANCHES ? filter.byName : null;
   const selects = byName
-    ? byName.names.flatMap((name) => branches.map((b) => ({ predicates: [...byName.where(p, name), ...b.where(p)], order: b.order })))
-    : branches.map((b) => ({ predicates: [...filter.where(p), ...b.where(p)], order: b.order }));
+    ? byName.names.flatMap((name) => branches.map((b) => ({ predicates: [...byName.where(name), ...b.where()], order: b.order })))
+    : branches.map((b) => ({ predicates: [...filter.where(), ...b.where()], order: b.order }));
   // Merged branches select `columns` (the sort columns and id, for the outer ORDER BY); the page returns
   // `output` (default: the same).
-  const sql =
-    selects.length === 1
-      ? page(selects[0], output ? `select ${list(output)}${FROM_FILINGS}` : selectColumns)
-      : `select ${output ? list(output) : '*'} from (${selects.map((b) => `(${page(b)})`).join(' union all ')}) as "after"${orderBySql(keys)}${tail}`;
-  return { sql, bindings: p.values };
+  if (selects.length === 1) return page(selects[0], output ? raw(`select ${list(output)}${FROM_FILINGS}`) : selectColumns);
+  const merged = join(selects.map((b) => sql`(${page(b)})`), ' union all ');
+  return sql`select ${raw(output ? list(output) : '*')} from (${merged}) as "after"${raw(orderBySql(keys))}${tail}`;
 }

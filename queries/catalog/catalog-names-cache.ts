@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { runStatement } from '../../infra/postgres/prepared';
+import { raw, sql } from '../../infra/postgres/sql';
 import { ident } from '../../infra/postgres/sql-ident';
 import { CATALOG_PROJECTION, CATALOG_COMPANY_NAMES, CATALOG_PRODUCT_NAMES } from '../../src/read-models/catalog';
 import type { CatalogListStatement } from './catalog-list-query';
@@ -43,10 +44,7 @@ const COUNT_SQL = `select ${VERSION_SQL} as "version", ${TABLES_SQL} as "tables"
 export function withNamesVersion(statement: CatalogListStatement, output: readonly string[]): CatalogListStatement {
   let version = `select "xmin"::text as ${ident(output[0])}`;
   for (const c of output.slice(1)) version += `, null::text as ${ident(c)}`;
-  return {
-    sql: `${version} ${CHECKPOINT_ROW} union all (${statement.sql})`,
-    bindings: statement.bindings,
-  };
+  return sql`${raw(`${version} ${CHECKPOINT_ROW} union all (`)}${statement})`;
 }
 
 /** The page's rows and the names version withNamesVersion added to them (null: none). */

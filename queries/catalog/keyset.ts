@@ -1,5 +1,5 @@
+import { raw, sql, type Sql } from '../../infra/postgres/sql';
 import { ident } from '../../infra/postgres/sql-ident';
-import type { SqlParams } from './sql-params';
 
 export interface SortKey {
   column: string;
@@ -63,7 +63,7 @@ export function orderBySql(keys: readonly SortKey[]): string {
 
 /** One branch of a page: a conjunction of plain predicates, so one index range answers it, and its ORDER BY. */
 export interface KeysetBranch {
-  where: (p: SqlParams) => string[];
+  where: () => Sql[];
   order: string;
 }
 
@@ -80,8 +80,8 @@ export function pageBranches(keys: readonly SortKey[], after: KeysetPosition | n
   const rest = keys.slice(1).map((): KeyHolds => 'any');
   const column = ident(first.column);
   return [
-    { where: () => [`${column} is not null`], order: branchOrderSql(keys, ['nonNull', ...rest]) },
-    { where: () => [`${column} is null`], order: branchOrderSql(keys, ['constant', ...rest]) },
+    { where: () => [raw(`${column} is not null`)], order: branchOrderSql(keys, ['nonNull', ...rest]) },
+    { where: () => [raw(`${column} is null`)], order: branchOrderSql(keys, ['constant', ...rest]) },
   ];
 }
 
@@ -102,11 +102,12 @@ export function afterBranches(keys: readonly SortKey[], pos: KeysetPosition): Ke
   // "Equal" as a closed range, not `=`: Postgres treats a column equal to a constant as already sorted
   // and drops it from the branch's order, so the Merge Append above has to Sort the branch's rows again
   // (a third of a deep page's SQL time at 1,000,000 filings); a range keeps the index order usable as is.
-  const equalBefore = (i: number) => (p: SqlParams) => {
-    const predicates: string[] = [];
+  const equalBefore = (i: number) => () => {
+    const predicates: Sql[] = [];
     for (let j = 0; j < i; j++) {
-      if (pos.v[j] === null) predicates.push(`${ident(keys[j].column)} is null`);
-      else predicates.push(p.compare(keys[j].column, '>=', pos.v[j]), p.compare(keys[j].column, '<=', pos.v[j]));
+      const column = raw(ident(keys[j].column));
+      if (pos.v[j] === null) predicates.push(sql`${column} is null`);
+      else predicates.push(sql`${column} >= ${pos.v[j]}`, sql`${column} <= ${pos.v[j]}`);
     }
     return predicates;
   };
@@ -117,10 +118,12 @@ export function afterBranches(keys: readonly SortKey[], pos: KeysetPosition): Ke
     const k = keys[i];
     const v = pos.v[i];
     const prefix = equalBefore(i);
-    branches.push({ where: (p) => [...prefix(p), p.compare(k.column, k.desc ? '<' : '>', v)], order: branchOrderSql(keys, holds(i, 'nonNull')) });
-    if (k.nullable) branches.push({ where: (p) => [...prefix(p), `${ident(k.column)} is null`], order: branchOrderSql(keys, holds(i, 'constant')) });
+    const column = raw(ident(k.column));
+    const after = raw(k.desc ? '<' : '>');
+    branches.push({ where: () => [...prefix(), sql`${column} ${after} ${v}`], order: branchOrderSql(keys, holds(i, 'nonNull')) });
+    if (k.nullable) branches.push({ where: () => [...prefix(), sql`${column} is null`], order: branchOrderSql(keys, holds(i, 'constant')) });
   }
   const all = equalBefore(keys.length);
-  branches.push({ where: (p) => [...all(p), p.compare('id', '>', pos.id)], order: branchOrderSql(keys, holds(keys.length, 'constant')) });
+  branches.push({ where: () => [...all(), sql`"id" > ${pos.id}`], order: branchOrderSql(keys, holds(keys.length, 'constant')) });
   return branches;
 }

@@ -72,9 +72,9 @@ export class ListCatalogFilingsRoute implements RouteModule {
   /** Runs the page's statement, with the names version of its snapshot when `versioned` (withNamesVersion). */
   private async readPage(filter: CatalogFilter, read: PageRead, versioned = false): Promise<{ rows: CatalogListRow[]; namesVersion: string | null }> {
     const s = read.build(filter);
-    if (!versioned) return { rows: await queryPreparedSql<CatalogListRow>(this.knex, s.sql, s.bindings), namesVersion: null };
+    if (!versioned) return { rows: await queryPreparedSql<CatalogListRow>(this.knex, s), namesVersion: null };
     const v = withNamesVersion(s, read.output);
-    return splitNamesVersion(await queryPreparedSql<CatalogListRow>(this.knex, v.sql, v.bindings));
+    return splitNamesVersion(await queryPreparedSql<CatalogListRow>(this.knex, v));
   }
 
   routes() {

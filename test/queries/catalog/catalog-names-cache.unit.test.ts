@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { NameLists, splitNamesVersion, withNamesVersion } from '../../../queries/catalog/catalog-names-cache';
+import { sql } from '../../../infra/postgres/sql';
 
 describe('catalog: the API\'s copy of the names tables', () => {
   // lower_name as Postgres computed it (lower() of the name).
@@ -28,9 +29,9 @@ describe('catalog: the API\'s copy of the names tables', () => {
   });
 
   it('the page statement keeps its SQL and values and adds the version of its snapshot as one more row, which splitNamesVersion takes out', () => {
-    const s = withNamesVersion({ sql: 'select "list_record", "description" from "catalog_filings" where "state" in ($1) limit 51', bindings: ['TX'] }, ['list_record', 'description']);
-    assert.deepEqual(s.bindings, ['TX']);
-    assert.match(s.sql, /^select "xmin"::text as "list_record", null::text as "description" from "projection_checkpoints" where "name" = 'catalog' union all \(select "list_record", "description" from "catalog_filings" where "state" in \(\$1\) limit 51\)$/);
+    const s = withNamesVersion(sql`select "list_record", "description" from "catalog_filings" where "state" in (${'TX'}) limit 51`, ['list_record', 'description']);
+    assert.deepEqual(s.values, ['TX']);
+    assert.match(s.text, /^select "xmin"::text as "list_record", null::text as "description" from "projection_checkpoints" where "name" = 'catalog' union all \(select "list_record", "description" from "catalog_filings" where "state" in \(\$1\) limit 51\)$/);
     const rec = (n: number) => ({ list_record: `{"id":"${n}"}` });
     assert.deepEqual(splitNamesVersion([{ list_record: '1234' }, rec(1), rec(2)]), { rows: [rec(1), rec(2)], namesVersion: '1234' });
     assert.deepEqual(splitNamesVersion([rec(1), rec(2), { list_record: '1234' }]), { rows: [rec(1), rec(2)], namesVersion: '1234' });

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { sortKeys } from '../../../queries/catalog/catalog-filters';
 import { pageBranches } from '../../../queries/catalog/keyset';
-import { SqlParams } from '../../../queries/catalog/sql-params';
+import { join } from '../../../infra/postgres/sql';
 
 /** Each branch of a page as `where ... order by ...`, values inline. */
 function branches(sort: string[], after: { v: (string | null)[]; id: string } | null): string[] {
   return pageBranches(sortKeys(sort), after).map((b) => {
-    const p = new SqlParams();
-    const where = b.where(p).join(' and ').replace(/\$(\d+)/g, (_, n: string) => `'${String(p.values[Number(n) - 1])}'`);
+    const w = join(b.where(), ' and ');
+    const where = w.text.replace(/\$(\d+)/g, (_, n: string) => `'${String(w.values[Number(n) - 1])}'`);
     return `${where || 'all'} |${b.order}`;
   });
 }

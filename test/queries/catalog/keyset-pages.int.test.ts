@@ -12,9 +12,9 @@ import { CatalogListQuery, catalogFilter, sortKeys } from '../../../queries/cata
 import { catalogListQuery } from '../../../queries/catalog/catalog-list-query';
 import { catalogListColumns, catalogPageOutput, keysetPositionOf } from '../../../queries/catalog/catalog-record';
 import { orderBySql, type KeysetPosition, type SortKey } from '../../../queries/catalog/keyset';
-import { SqlParams, whereClause } from '../../../queries/catalog/sql-params';
 import { queryPreparedSql } from '../../../infra/postgres/prepared';
 import { freshDatabaseUrl } from '../../support/postgres';
+import { raw, sql, where } from '../../../infra/postgres/sql';
 
 const principal = { permissions: ['serff:view'] } as unknown as Principal;
 
@@ -121,12 +121,11 @@ describe('catalog keyset pages', function () {
         // As the endpoint reads pages: only the stored records, the next position from the last record.
         const page = (limit: number, after: KeysetPosition | null) => {
           const statement = catalogListQuery(filter, keys, limit, after, catalogListColumns(keys.map((k) => k.column), false), catalogPageOutput(false));
-          return queryPreparedSql<{ list_record: string }>(knex, statement.sql, statement.bindings);
+          return queryPreparedSql<{ list_record: string }>(knex, statement);
         };
         const idOf = (r: { list_record: string }) => (JSON.parse(r.list_record) as { id: string }).id;
-        const p = new SqlParams();
         const selected = Object.entries(SORT_TEXT).map(([c, expr]) => `${expr} as "${c}"`).join(', ');
-        const filtered = await queryPreparedSql<Row>(knex, `select "id", ${selected} from ${CATALOG_FILINGS}${whereClause(filter.where(p))}`, p.values);
+        const filtered = await queryPreparedSql<Row>(knex, sql`select "id", ${raw(selected)} from ${raw(CATALOG_FILINGS)}${where(filter.where())}`);
         const all = specOrder(filtered, keys);
         assert.deepEqual((await page(1000, null)).map(idOf), all);
         const walked: string[] = [];

@@ -160,7 +160,7 @@ describe('catalog query plans (50,000 filings)', function () {
       const columns = catalogListColumns(keys.map((k) => k.column), false);
       const contains = q.companyNameContains !== undefined || q.productNameContains !== undefined;
       const page = catalogListQuery(await catalogFilter(knex, q, principal(list.serff ?? true), contains ? names : undefined), keys, 51, list.after ?? null, columns, catalogPageOutput(false));
-      const { sql, bindings } = contains ? withNamesVersion(page, catalogPageOutput(false)) : page;
+      const { text: sql, values: bindings } = contains ? withNamesVersion(page, catalogPageOutput(false)) : page;
       const res = await knex.raw(`explain (analyze, costs off, timing off, summary off) ${sql.replace(/\$(\d+)/g, '?')}`, bindings as never);
       const plan = (res.rows as { 'QUERY PLAN': string }[]).map((r) => r['QUERY PLAN']).join('\n');
       if (!list.unindexed) assert.doesNotMatch(plan, new RegExp(`Seq Scan on ${CATALOG_FILINGS}\\b`), `${list.title}:\n${plan}`);
@@ -183,7 +183,7 @@ describe('catalog query plans (50,000 filings)', function () {
     const knex = rt.db.knex;
     const q = CatalogListQuery.parse({ submissionDateFrom: '2023-01-01', submissionDateTo: '2023-12-31', normalizedOutcome: 'APPROVED' });
     const keys = sortKeys(q.sort);
-    const { sql, bindings } = catalogListQuery(await catalogFilter(knex, q, principal(true)), keys, 51, null, catalogListColumns(['submission_date'], false));
+    const { text: sql, values: bindings } = catalogListQuery(await catalogFilter(knex, q, principal(true)), keys, 51, null, catalogListColumns(['submission_date'], false));
     assert.match(sql, /"submission_date" >= date '2023-01-01' and "submission_date" <= date '2023-12-31'/);
     await knex.transaction(async (trx) => {
       // One connection (the transaction's), so the statement's plan counters are that connection's.
