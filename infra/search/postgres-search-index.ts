@@ -1,202 +1,16 @@
 import type { Knex } from 'knex';
 import type { CatalogFilingFields } from '../../src/domain/events/catalog';
 import { queryPreparedSql, runStatement } from '../postgres/prepared';
-import { join, raw, sql, type Sql } from '../postgres/sql';
+import { join, sql, type Sql } from '../postgres/sql';
 import { dropNotNull } from '../postgres/drop-not-null';
 import { passageText } from './elasticsearch/passage-text';
 import { assertWithinSearchBounds } from '../../src/ports/search-bounds';
-import type { IndexFilter, IndexWriteContext, IndexedFiling, MatchRef, Passage, SearchHit, SearchIndex, SearchPage, SearchQuery, SortKey } from '../../src/ports/search-index';
+import type { IndexFilter, IndexWriteContext, IndexedFiling, MatchRef, Passage, SearchIndex, SearchPage, SearchQuery, SortKey } from '../../src/ports/search-index';
+import { COLUMN, CONFIG, INTENT_WEIGHT, META_WEIGHT, NORM, RECENT_FROM, Row, SERIAL_ONLY, SLICES, SORT_COLUMN, SORT_COLUMNS, TSQUERIES_CACHED, Tiers, TsQueries, capFor, filterMarks, isMarked, leadingMetadataKeys, lit, recordOf, sliceOf, sortDecidesWindow } from './postgres-search-sql';
+import { createSearchSchema, removeIndexed, upsertIndexed } from './postgres-search-writes';
 
-/** The text search configuration: English stemming and stop words (filings are in English). */
-const CONFIG = 'english';
-/** Segment size of a page row: far below tsvector's 1 MB limit, and small enough for ts_headline. */
-const SEGMENT_CHARS = 20_000;
-const INSERT_BATCH = 500;
-/** Request texts whose tsqueries are kept (a search and its passages, and every later page, need the same ones). */
-const TSQUERIES_CACHED = 1_000;
-/** ts_rank / ts_rank_cd normalization 1|32: divide by 1 + log(length), then scale into [0, 1). */
-const NORM = 33;
-/** Weight of the intent's terms: a secondary signal, below one keyword hit. */
-const INTENT_WEIGHT = 0.3;
-/** Weight of a match in the filing's metadata (company, product, type, description) relative to a document match. */
-const META_WEIGHT = 0.5;
-/**
- * Bounded work per search: at most this many filings per tier are scored, whatever the corpus size,
- * so a query of words common across the corpus costs the same at 20,000 or 100,000 filings: five
- * times the candidate window (500 for the window of 100 with passages), at most the large window
- * plus one (enough to fill it and to know that more matched; scoring is most of a common query's cost).
- */
-const FILING_CAP = 1_201;
-const capFor = (window: number) => Math.min(FILING_CAP, window * 5);
-/**
- * Occurrences of a word kept per filing in the summary vector: enough for a term-frequency signal
- * that saturates, small enough that scoring a filing reads a few kilobytes.
- */
-const SUMMARY_OCCURRENCES = 4;
-/**
- * Rows up to this size stay in the heap uncompressed (Postgres' default compresses past 2 kB): a search
- * reads the summary of every candidate, and decompressing it cost more than the scoring itself.
- */
-export const ROW_TARGET = 8160;
-/**
- * The length ts_rank's normalization 1 divides by (every lexeme's occurrences, at least 1 each), stored
- * with the summary so ranking need not walk the whole vector per candidate.
- */
-export const SUMMARY_LENGTH_SQL = (v: string) => `(select coalesce(sum(greatest(cardinality(u.positions), 1)), 0)::int from unnest(${v}) u)`;
-/**
- * The summary index is split into SLICES partial GIN indexes by a hash of the filing id, scanned one after
- * the other until a tier has its candidates: a bitmap scan cannot stop early, and for words most filings hold
- * (rate, loss, change) building the bitmap of every match cost more than the rest of the search; one slice
- * holds enough of them. Rare words read every slice, each small.
- */
-export const SLICES = 8;
-export const sliceOf = (idColumn: string) => `(get_byte(uuid_send(${idColumn}), 15) & ${SLICES - 1})`;
-/**
- * Filter marks: lexemes added to a filing's summary for the filters most searches carry (its state, and
- * whether dataScope `recent` holds it), so the summary index applies them in the same scan as the words and
- * only filings that pass are read from the heap. With the filter as a column condition beside the index,
- * a common word under a one-state filter read five to ten rows for every candidate kept. A mark holds a space,
- * which no lexeme parsed from text can (the parser splits at spaces), and carries no position: it never
- * matches a keyword and adds nothing to a rank (doc_len is the length without the marks).
- */
-const STATE_MARK = 'state ';
-const RECENT_MARK = 'scope recent';
-/** The marks of the row `f` as a tsvector; dataScope `recent` is `submission_date >= RECENT_FROM` or no date. */
-export const FILTER_MARKS_SQL = (f: string) =>
-  `array_to_tsvector(array_remove(array['${STATE_MARK}' || ${f}.state, case when coalesce(${f}.submission_date, 'infinity') >= '${RECENT_FROM}' then '${RECENT_MARK}' end], null))`;
-/** A lexeme in tsquery text form. */
-const lexeme = (x: string) => `'${x.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-
-/** Past this many characters of text a filing's summary keeps one occurrence per word (a tsvector value is limited to 1 MB). */
-const SUMMARY_WIDE_CHARS = 500_000;
-
-interface Row {
-  filing_id: string;
-  score: number;
-  record: CatalogFilingFields;
-  matches: SearchHit['matches'] | null;
-  n: number;
-  capped: boolean;
-}
-/** dataScope `recent` starts here (shared with the Elasticsearch adapter). */
-export const RECENT_FROM = '2018-01-01';
-
-/** The catalog filing record of the spec, in its field order; `description` is not part of search results. */
-const RECORD_FIELDS: (keyof CatalogFilingFields)[] = [
-  'id', 'source', 'sourceReference', 'state', 'companyName', 'naicCompanyCodes', 'naicGroupCode', 'carrierIds', 'groupId', 'productName',
-  'typeOfInsurance', 'subTypeOfInsurance', 'toiCode', 'subToiCode', 'filingType', 'sourceStatus', 'submissionDate', 'dispositionDate',
-  'businessType', 'normalizedOutcome', 'filingTypeNormalized', 'stateStatusChangedDate',
-];
-
-export function recordOf(f: CatalogFilingFields): Omit<CatalogFilingFields, 'description'> {
-  const out: Record<string, unknown> = {};
-  for (const k of RECORD_FIELDS) out[k] = f[k] ?? null;
-  return out as Omit<CatalogFilingFields, 'description'>;
-}
-
-/** Postgres rejects NUL in text; long pages become several rows with the same page number (Elasticsearch: several documents). */
-export function segments(text: string): string[] {
-  const clean = text.replaceAll('\u0000', ' ');
-  if (clean.length <= SEGMENT_CHARS) return [clean];
-  const out: string[] = [];
-  let i = 0;
-  while (i < clean.length) {
-    let end = Math.min(clean.length, i + SEGMENT_CHARS);
-    if (end < clean.length) {
-      const space = clean.lastIndexOf(' ', end);
-      if (space > i + SEGMENT_CHARS / 2) end = space;
-    }
-    out.push(clean.slice(i, end));
-    i = end;
-  }
-  return out;
-}
-
-const COLUMN: Record<string, string> = {
-  state: 'f.state',
-  toiCode: 'f.toi_code',
-  subToiCode: 'f.sub_toi_code',
-  normalizedOutcome: 'f.normalized_outcome',
-  filingTypeNormalized: 'f.filing_type_normalized',
-  source: 'f.source',
-  companyName: 'f.company_name',
-  productName: 'f.product_name',
-  carrierIds: 'f.carrier_ids',
-  naicCompanyCodes: 'f.naic_company_codes',
-  submissionDate: 'f.submission_date',
-  dispositionDate: 'f.disposition_date',
-  stateStatusChangedDate: 'f.state_status_changed_date',
-};
-
-/**
- * A parallel-unsafe function (harmless, evaluated once per returned row) keeps the whole statement off
- * parallel plans. The generic plan of the prepared statement otherwise ran the slices as a Parallel Append:
- * two worker processes per search on a 2-core machine, every slice scanned instead of the first ones, and
- * candidates in whatever order the workers delivered them.
- */
-const SERIAL_ONLY = 'current_schema() as serial_only';
-
-const lit = raw;
-
-/** The tsqueries of a request (as text): AND and OR of the keywords, each phrase (positional, and as the AND of its words), the intent's OR. */
-interface TsQueries {
-  and: string | null;
-  or: string | null;
-  phrases: string[];
-  phraseWords: string[];
-  intent: string | null;
-}
-
-/** Columns a candidate carries: what sorting the window needs, without reading the record. */
-const SORT_COLUMNS = 'f.filing_id, f.submission_date, f.disposition_date, f.state_status_changed_date, f.company_name, f.state';
-/** The candidate column each sort field orders by. */
-const SORT_COLUMN: Record<SortKey['field'], string> = {
-  relevance: 'score',
-  submissionDate: 'submission_date',
-  dispositionDate: 'disposition_date',
-  stateStatusChangedDate: 'state_status_changed_date',
-  companyName: 'company_name',
-  state: 'state',
-};
-/** The sort keys before the first relevance key: what orders the window without any score. */
-const leadingMetadataKeys = (sort: SortKey[]): SortKey[] => {
-  const i = sort.findIndex((k) => k.field === 'relevance');
-  return i < 0 ? sort : sort.slice(0, i);
-};
-/**
- * Whether the sort, not the scores, decides the window: a metadata sort comes first and the tier cap is
- * the window plus one (the large window), so scoring could change the window's filings by one at most.
- */
-const sortDecidesWindow = (q: SearchQuery): boolean => leadingMetadataKeys(q.sort).length > 0 && capFor(q.window) === q.window + 1;
-
-/** A filter the filter marks apply exactly (the state mark is the row's state column, both upper case). */
-const isMarked = (f: IndexFilter): boolean => f.kind === 'in' && f.field === 'state';
-
-/**
- * The filter marks a text query's summary match must also hold: the index applies these filters with the
- * words. The state filter is then left out of the conditions (`isMarked`); dataScope stays as a condition too.
- */
-function filterMarks(q: SearchQuery): string[] {
-  const out: string[] = [];
-  if (q.dataScope === 'recent') out.push(lexeme(RECENT_MARK));
-  if (q.dataScope === 'historical') out.push(`!${lexeme(RECENT_MARK)}`);
-  for (const f of q.filters) if (isMarked(f) && f.kind === 'in') out.push(f.values.map((v) => lexeme(STATE_MARK + v.toUpperCase())).join(' | '));
-  return out;
-}
-
-/** The pieces of a text query's tiers that both ways of cutting the window share. */
-interface Tiers {
-  /** The raw ranks of a summary row `f`: rk, ri, len, meta. */
-  ranks: Sql;
-  /** A candidate's sort columns and raw ranks. */
-  scoredCols: Sql;
-  orTier: boolean;
-  cap: Sql;
-  sliced(cols: Sql, cond: Sql): Sql;
-  andCond: Sql;
-  orCond: Sql;
-  inOnePage: Sql;
-}
+export { FILTER_MARKS_SQL, RECENT_FROM, ROW_TARGET, SLICES, SUMMARY_LENGTH_SQL, recordOf, segments, sliceOf } from './postgres-search-sql';
+export { summarize } from './postgres-search-writes';
 
 /**
  * SearchIndex on Postgres full-text search.
@@ -223,38 +37,7 @@ export class PostgresSearchIndex implements SearchIndex {
   constructor(private readonly knex: Knex) {}
 
   async createSchema(trx: Knex.Transaction, t: (logical: string) => string): Promise<void> {
-    await trx.raw(`
-      create table ${t('search_filings')} (
-        filing_id uuid primary key, stream_version int not null, source text not null, source_reference text not null,
-        reference_key text not null, state text not null, company_name text, product_name text not null,
-        naic_company_codes text[], carrier_ids text[], group_id text, toi_code text, sub_toi_code text,
-        normalized_outcome text not null, filing_type_normalized text not null,
-        submission_date date, disposition_date date, state_status_changed_date date,
-        meta_text text not null, record jsonb not null,
-        meta_tsv tsvector generated always as (to_tsvector('${CONFIG}', meta_text)) stored,
-        doc_tsv tsvector not null default '', doc_len int not null default 0)
-        with (toast_tuple_target = ${ROW_TARGET});
-      -- Scoring reads the summary of every candidate: kept in the row, not in TOAST (no chunk look-ups), and
-      -- uncompressed up to ROW_TARGET (pglz decompression cost more per candidate than all the scoring).
-      alter table ${t('search_filings')} alter column doc_tsv set storage main;
-      -- Searches are many and short (8 clients on 2 cores): parallel workers only add start-up cost.
-      alter table ${t('search_filings')} set (parallel_workers = 0);
-      ${Array.from({ length: SLICES }, (_, k) => `create index on ${t('search_filings')} using gin (doc_tsv) where ${sliceOf('filing_id')} = ${k};`).join('\n      ')}
-      -- Without statistics on the slice expression the planner takes a slice for 1/200 of the filings and
-      -- plans every tier as if common words were rare.
-      create statistics on (${sliceOf('filing_id')}) from ${t('search_filings')};
-      create index on ${t('search_filings')} (reference_key text_pattern_ops);
-      create index on ${t('search_filings')} (submission_date);
-      create index on ${t('search_filings')} (state);
-      create table ${t('search_pages')} (
-        filing_id uuid not null, file_id uuid not null, file_name text not null, version_id text, text_revision text not null,
-        page_start int, page_end int, segment int not null, body text not null,
-        tsv tsvector generated always as (setweight(to_tsvector('${CONFIG}', file_name), 'B') || to_tsvector('${CONFIG}', body)) stored)
-        with (toast_tuple_target = ${ROW_TARGET});
-      -- Matches and passages read the text and vector of the returned filings' pages: in the row, uncompressed.
-      alter table ${t('search_pages')} alter column tsv set storage main, alter column body set storage main;
-      create index on ${t('search_pages')} (filing_id, file_id);
-    `);
+    return createSearchSchema(trx, t);
   }
 
   /**
@@ -266,72 +49,12 @@ export class PostgresSearchIndex implements SearchIndex {
     await dropNotNull(trx, t('search_filings'), 'company_name');
   }
 
-  async upsert({ trx, table: t }: IndexWriteContext, filings: IndexedFiling[]): Promise<void> {
-    // The last version of each filing in the batch is all that matters.
-    const latest = new Map<string, IndexedFiling>();
-    for (const f of filings) if ((latest.get(f.filing.id)?.version ?? -1) < f.version) latest.set(f.filing.id, f);
-    // One statement for the batch (one round trip per filing was most of the projector's time on import):
-    // the rows travel as one JSON array read as the table's own row type, so arrays and dates convert as columns.
-    const byId = new Map<string, IndexedFiling>();
-    const filingRows = [...latest.values()].map((x) => {
-      const f = x.filing;
-      byId.set(f.id, x);
-      const meta = [f.companyName, f.productName, f.typeOfInsurance, f.subTypeOfInsurance, f.filingType, f.description ?? ''].join(' \n ');
-      return {
-        filing_id: f.id, stream_version: x.version, source: f.source, source_reference: f.sourceReference, state: f.state,
-        // A missing product name (null in the record) is '' in its filter column, which no productName filter (1+ characters) matches.
-        company_name: f.companyName, product_name: f.productName ?? '', naic_company_codes: f.naicCompanyCodes, carrier_ids: f.carrierIds,
-        group_id: f.groupId, toi_code: f.toiCode, sub_toi_code: f.subToiCode, normalized_outcome: f.normalizedOutcome,
-        filing_type_normalized: f.filingTypeNormalized, submission_date: f.submissionDate, disposition_date: f.dispositionDate,
-        state_status_changed_date: f.stateStatusChangedDate, meta_text: meta.replaceAll('\u0000', ' '), record: recordOf(f),
-      };
-    });
-    const res = await trx.raw(
-      `insert into ${t('search_filings')} (filing_id, stream_version, source, source_reference, reference_key, state, company_name, product_name,
-         naic_company_codes, carrier_ids, group_id, toi_code, sub_toi_code, normalized_outcome, filing_type_normalized,
-         submission_date, disposition_date, state_status_changed_date, meta_text, record)
-       select filing_id, stream_version, source, source_reference, upper(source_reference), upper(state), company_name, product_name,
-         naic_company_codes, carrier_ids, group_id, toi_code, sub_toi_code, normalized_outcome, filing_type_normalized,
-         submission_date, disposition_date, state_status_changed_date, meta_text, record
-       from json_populate_recordset(null::${t('search_filings')}, ?::json)
-       on conflict (filing_id) do update set stream_version = excluded.stream_version, source = excluded.source, source_reference = excluded.source_reference,
-         reference_key = excluded.reference_key, state = excluded.state, company_name = excluded.company_name, product_name = excluded.product_name,
-         naic_company_codes = excluded.naic_company_codes, carrier_ids = excluded.carrier_ids, group_id = excluded.group_id, toi_code = excluded.toi_code,
-         sub_toi_code = excluded.sub_toi_code, normalized_outcome = excluded.normalized_outcome, filing_type_normalized = excluded.filing_type_normalized,
-         submission_date = excluded.submission_date, disposition_date = excluded.disposition_date, state_status_changed_date = excluded.state_status_changed_date,
-         meta_text = excluded.meta_text, record = excluded.record
-       where ${t('search_filings')}.stream_version < excluded.stream_version
-       returning filing_id`,
-      [JSON.stringify(filingRows)],
-    );
-    const changed: IndexedFiling[] = (res.rows as { filing_id: string }[]).map((r) => byId.get(r.filing_id)!);
-    if (!changed.length) return;
-    const ids = changed.map((x) => x.filing.id);
-    await trx(t('search_pages')).whereIn('filing_id', ids).delete();
-    let rows: Record<string, unknown>[] = [];
-    const flush = async () => {
-      if (rows.length) await trx(t('search_pages')).insert(rows);
-      rows = [];
-    };
-    for (const x of changed) {
-      for (const d of x.documents) {
-        for (const p of d.pages) {
-          const segs = segments(p.text);
-          for (let s = 0; s < segs.length; s++) {
-            rows.push({ filing_id: x.filing.id, file_id: d.fileId, file_name: d.name, version_id: d.versionId, text_revision: d.textRevision, page_start: p.page, page_end: p.page, segment: s, body: segs[s] });
-            if (rows.length >= INSERT_BATCH) await flush();
-          }
-        }
-      }
-    }
-    await flush();
-    const wide = changed.filter((x) => x.documents.reduce((n, d) => n + d.pages.reduce((m, p) => m + p.text.length, 0), 0) > SUMMARY_WIDE_CHARS);
-    await summarize(trx, t, ids, wide.map((x) => x.filing.id));
+  async upsert(ctx: IndexWriteContext, filings: IndexedFiling[]): Promise<void> {
+    return upsertIndexed(ctx, filings);
   }
 
-  async remove({ trx, table: t }: IndexWriteContext, filingIds: string[]): Promise<void> {
-    await trx(t('search_pages')).whereIn('filing_id', filingIds).delete();
-    await trx(t('search_filings')).whereIn('filing_id', filingIds).delete();
+  async remove(ctx: IndexWriteContext, filingIds: string[]): Promise<void> {
+    return removeIndexed(ctx, filingIds);
   }
 
   /**
@@ -629,35 +352,4 @@ export class PostgresSearchIndex implements SearchIndex {
     }
     return out;
   }
-}
-
-/**
- * Rebuilds the summary vector of the given filings from their metadata (weight A) and pages (file
- * names B, text D): every word once, its strongest weight on the first of up to SUMMARY_OCCURRENCES
- * occurrences. Positions are ordinals, not places in the text: the summary serves selection and
- * ts_rank (word frequency and weight), never phrases or cover density, which the page rows answer.
- * `wide` filings (very long texts) keep one occurrence per word.
- */
-export async function summarize(trx: Knex.Transaction | Knex, t: (logical: string) => string, filingIds: string[], wide: string[] = []): Promise<void> {
-  if (!filingIds.length) return;
-  const more = Array.from({ length: SUMMARY_OCCURRENCES }, (_, k) => `'${Array.from({ length: k }, (_, i) => `,${i + 2}`).join('')}'`).join(', ');
-  // A page vector lists a word's positions in order, the file name's (B) first, so weights[1] is its strongest.
-  // tsvector text form: 'lexeme':1A,2,3 with quotes doubled and backslashes escaped (chr(39) = ', chr(92) = \).
-  await trx.raw(
-    `with occ as (
-       select f.filing_id, u.lexeme, 'A' as w, 1 as n from ${t('search_filings')} f, unnest(f.meta_tsv) u where f.filing_id = any(?::uuid[])
-       union all
-       select p.filing_id, u.lexeme, u.weights[1], cardinality(u.positions) from ${t('search_pages')} p, unnest(p.tsv) u where p.filing_id = any(?::uuid[])),
-     lex as (
-       select filing_id, lexeme, min(w) as w, least(sum(n), case when filing_id = any(?::uuid[]) then 1 else ${SUMMARY_OCCURRENCES} end)::int as k
-       from occ group by filing_id, lexeme),
-     sv as (
-       select filing_id, string_agg(
-           chr(39) || replace(replace(lexeme, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39) || ':1' || w || (array[${more}])[k],
-           ' ')::tsvector as v
-       from lex group by filing_id)
-     update ${t('search_filings')} f set doc_tsv = coalesce(sv.v, '') || ${FILTER_MARKS_SQL('f')}, doc_len = coalesce(${SUMMARY_LENGTH_SQL('sv.v')}, 0) from unnest(?::uuid[]) as i(id) left join sv on sv.filing_id = i.id
-     where f.filing_id = i.id`,
-    [filingIds, filingIds, wide, filingIds],
-  );
 }

@@ -26,4 +26,11 @@ describe('house rules (issue 21)', () => {
     const tests = filesUnder('test', (f) => f.endsWith('.test.ts'));
     assert.deepEqual(tests.filter((f) => !allowed.test(f)), []);
   });
+
+  it('rule: no source file is over 400 lines (a file does one job)', () => {
+    const sources = ['src', 'commands', 'projections', 'queries', 'infra', 'scripts'].flatMap((d) => filesUnder(d, (f) => f.endsWith('.ts')));
+    assert.ok(sources.length > 200, `only ${sources.length} source files found`);
+    const long = sources.map((f) => [f, fs.readFileSync(path.join(ROOT, f), 'utf8').split('\n').length - 1] as const).filter(([, n]) => n > 400);
+    assert.deepEqual(long, []);
+  });
 });
