@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { type CarrierEvent, type CarrierGroupEvent, type MgaEvent, type ProductEvent } from '../../src/domain/events/directory';
+import type { DirectoryEvent, ProductEvent } from '../../src/domain/events/directory';
 import { normalizeNaicGroupCode } from '../../src/domain/catalog-enums';
 import { assertNever } from '../../src/domain/decider';
 import type { GroupedProjector } from '../engine';
@@ -7,8 +7,6 @@ import type { ProjectionContext, TableNamer, EventCoverage, ProjectedEvent } fro
 import { CATALOG_RUN_GROUP } from '../../src/read-models/catalog';
 import { DIR, DIRECTORY_PROJECTION } from '../../src/read-models/directory';
 import { upsertRows } from '../batch-sql';
-
-type DirectoryEvent = CarrierGroupEvent | CarrierEvent | MgaEvent | ProductEvent;
 
 const HANDLES = {
   CarrierGroupImported: 'applied',

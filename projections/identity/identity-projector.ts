@@ -1,11 +1,9 @@
 import type { Knex } from 'knex';
-import type { ApiKeyEvent, ScopeEvent, TenantEvent, UserEvent } from '../../src/domain/events/identity';
+import type { IdentityEvent } from '../../src/domain/events/identity';
 import { IDENTITY_PROJECTION } from '../../src/read-models/identity';
 import { assertNever } from '../../src/domain/decider';
 import type { EventCoverage, ProjectedEvent, ProjectionContext, Projector, TableNamer } from '../projector';
 import { lastByKey, upsertRows } from '../batch-sql';
-
-type IdentityEvent = TenantEvent | ScopeEvent | UserEvent | ApiKeyEvent;
 
 const HANDLES = {
   TenantCreated: 'applied',

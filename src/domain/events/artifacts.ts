@@ -31,5 +31,3 @@ export type ArtifactEvent =
       type: 'ArtifactVersionIndexed';
       data: { artifactId: string; versionId: string; text: NonNullable<ArtifactVersion['indexed']>['text']; indexedAt: string };
     };
-
-export const ARTIFACT_EVENT_TYPES: ArtifactEvent['type'][] = ['ArtifactUploadReceived', 'ArtifactCreated', 'ArtifactVersionAdded', 'ArtifactVersionIndexed'];

@@ -65,5 +65,3 @@ export type CatalogFilingEvent =
   | { type: 'CatalogFilingImported'; data: { filing: CatalogFilingFields; files: CatalogFile[] } }
   /** A re-import that changed something: the full new record (snapshot semantics keep projectors simple). */
   | { type: 'CatalogFilingUpdated'; data: { filing: CatalogFilingFields; files: CatalogFile[] } };
-
-export const CATALOG_FILING_EVENT_TYPES: CatalogFilingEvent['type'][] = ['CatalogFilingImported', 'CatalogFilingUpdated'];

@@ -57,16 +57,3 @@ export type ManagedFilingEvent =
   | { type: 'FilingCommentDeleted'; data: { filingId: string; commentId: string; deletedAt: string; actor: string } }
   | { type: 'FilingThreadResolved'; data: { filingId: string; threadId: string; comment: CommentState } }
   | { type: 'FilingThreadReopened'; data: { filingId: string; threadId: string; comment: CommentState } };
-
-export const MANAGED_FILING_EVENT_TYPES: ManagedFilingEvent['type'][] = [
-  'ManagedFilingCreated',
-  'ManagedFilingUpdated',
-  'ManagedFilingShared',
-  'ManagedFilingItemAdded',
-  'ManagedFilingItemChanged',
-  'FilingCommentPosted',
-  'FilingCommentEdited',
-  'FilingCommentDeleted',
-  'FilingThreadResolved',
-  'FilingThreadReopened',
-];
